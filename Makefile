@@ -1,0 +1,66 @@
+# Table Companion. `make demo` and `make test` do everything on a fresh Debian machine
+# with Python 3.11: they create .venv, install the package into it, then run.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+# Debian packages the kiosk tests need: a virtual X display and Mesa's software GL.
+SYSDEPS := xvfb xauth libgl1 libgl1-mesa-dri libmtdev1
+PYTEST_ARGS ?=
+
+.PHONY: demo test lint bench screenshots install-pi sysdeps venv clean help
+
+help:
+	@echo "make demo         set up and run the demo"
+	@echo "make test         set up and run every test (kiosk tests under Xvfb)"
+	@echo "make lint         ruff"
+	@echo "make bench        speed and accuracy benchmarks (results in benchmarks/results/)"
+	@echo "make screenshots  screenshots of every kiosk screen into docs/screenshots/"
+	@echo "make install-pi   install on a Raspberry Pi and enable the kiosk service"
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+	  { echo "Python 3.11 or newer is needed; $(PYTHON) is $$($(PYTHON) --version)"; exit 1; }
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -q && apt-get install -y -q python3-venv && $(PYTHON) -m venv $(VENV); \
+	  else echo "Cannot create a virtual environment: install python3-venv (sudo apt-get install python3-venv)"; exit 1; fi; }
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+sysdeps:
+	@missing=""; for p in $(SYSDEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing$$missing (for the kiosk tests)"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	  else echo "The kiosk tests need these Debian packages:$$missing"; \
+	    echo "Install them with: sudo apt-get install$$missing"; exit 1; fi; fi
+
+demo: $(STAMP)
+	$(BIN)/companion play ahyoheek --seed 1
+
+test: $(STAMP) sysdeps
+	$(BIN)/ruff check .
+	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+screenshots: $(STAMP) sysdeps
+	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m kiosk.screenshots docs/screenshots
+
+install-pi:
+	bash systemd/install-pi.sh
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

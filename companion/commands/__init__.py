@@ -1,0 +1,1 @@
+"""Subcommands of `companion`: every module here has `register(cli)` (see companion.cli)."""

@@ -1,0 +1,208 @@
+"""Ahyoheek: pen, page, beetle, picked in secret, for 2 to 5 players.
+
+Reading (RULINGS, docs/games/ahyoheek.md): the worked five-player example fixes the
+cycle beetle > pen > page > beetle; the one-line summary's cycle is the house rule
+`cycle="summary"`. Every pair is compared (+1 / -1 / 0); the players with the top
+round score win one of what they played, nobody when all score 0. The match ends
+after a round in which someone holds three of one item; ties go to the most items,
+then to sudden-death rounds among the tied players only, which award no items and
+end when one of them wins a round alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from companion.errors import IllegalAction
+from companion.games.base import TERMINAL, Action, Game, Option, State
+
+PICKS = ("pen", "page", "beetle")
+# key beats value
+BEATS = {
+    "example": {"beetle": "pen", "pen": "page", "page": "beetle"},
+    "summary": {"pen": "beetle", "beetle": "page", "page": "pen"},
+}
+GOAL = 3
+
+
+def round_scores(picks: Sequence[str | None], cycle: str = "example") -> list[int]:
+    """Pairwise round points; a seat whose pick is None is not playing and scores 0."""
+    beats = BEATS[cycle]
+    scores = [0] * len(picks)
+    for i, a in enumerate(picks):
+        for j, b in enumerate(picks):
+            if i == j or a is None or b is None:
+                continue
+            if beats[a] == b:
+                scores[i] += 1
+            elif beats[b] == a:
+                scores[i] -= 1
+    return scores
+
+
+def round_winners(picks: Sequence[str | None], scores: Sequence[int]) -> list[int]:
+    """The playing seats with the highest score; nobody when every player scores 0."""
+    playing = [i for i, p in enumerate(picks) if p is not None]
+    if all(scores[i] == 0 for i in playing):
+        return []
+    best = max(scores[i] for i in playing)
+    return [i for i in playing if scores[i] == best]
+
+
+class Ahyoheek(Game):
+    name = "ahyoheek"
+    title = "Ahyoheek"
+    deck = None
+    min_players = 2
+    max_players = 5
+    default_players = 3
+    options_spec = (
+        Option("cycle", str, "example",
+               "which item beats which: 'example' = beetle beats pen beats page beats beetle "
+               "(the worked example), 'summary' = pen beats beetle beats page beats pen",
+               choices=("example", "summary")),
+    )
+    action_kinds = frozenset({"pick"})
+    outcome_kinds = frozenset({"round", "sudden_death", "match"})
+
+    def new_state(self) -> AhyoheekState:
+        return AhyoheekState(self)
+
+    def bot_action(self, state: State, rng: random.Random) -> Action:
+        """Beat what the others picked most often so far, with a one-in-three surprise."""
+        assert isinstance(state, AhyoheekState)
+        seat = state.current_player()
+        seen: dict[str, int] = dict.fromkeys(PICKS, 0)
+        for rnd in state.rounds:
+            for s, p in enumerate(rnd):
+                if s != seat and p is not None:
+                    seen[p] += 1
+        if rng.random() < 1 / 3 or not any(seen.values()):
+            pick = rng.choice(PICKS)
+        else:
+            likely = max(PICKS, key=lambda p: (seen[p], rng.random()))
+            pick = next(p for p, beaten in BEATS[self.options["cycle"]].items() if beaten == likely)
+        return Action.make("pick", seat, pick=pick)
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        kind = event["type"]
+        if kind == "pick":
+            return f"Seat {event['seat']} picks {event['pick']}"
+        if kind == "round":
+            shown = ", ".join(f"seat {i} {p} ({s:+d})" for i, (p, s)
+                              in enumerate(zip(event["picks"], event["scores"], strict=True))
+                              if p is not None)
+            won = "; ".join(f"seat {w} wins a {event['picks'][w]}" for w in event["winners"])
+            return f"Round {event['round']}: {shown}. {won or 'Nobody wins the round.'}"
+        if kind == "sudden_death":
+            return f"Tie: sudden death between seats {', '.join(map(str, event['seats']))}"
+        if kind == "match":
+            return f"Seat {event['winner']} wins the match: {event['why']}"
+        return None
+
+
+class AhyoheekState(State):
+    game: Ahyoheek
+
+    def __init__(self, game: Ahyoheek) -> None:
+        super().__init__(game)
+        n = game.players
+        self.holdings: list[dict[str, int]] = [dict.fromkeys(PICKS, 0) for _ in range(n)]
+        self.in_play: list[int] = list(range(n))
+        self.picks: dict[int, str] = {}
+        self.rounds: list[list[str | None]] = []
+        self.sudden_death = False
+        self.winner: int | None = None
+
+    def current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return next(s for s in self.in_play if s not in self.picks)
+
+    def legal_actions(self) -> list[Action]:
+        if self.winner is not None:
+            return []
+        return [Action.make("pick", seat, pick=p) for seat in self.in_play for p in PICKS
+                if self.picks.get(seat) != p]
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        raise IllegalAction("Ahyoheek has no chance moves: every move is a player's pick")
+
+    def check(self, action: Action) -> None:
+        if self.winner is not None:
+            raise IllegalAction(f"{action}: the match is over (seat {self.winner} won)")
+        if action.kind != "pick":
+            raise IllegalAction(f"{action}: the only move in Ahyoheek is 'pick'")
+        seat, pick = action.seat, action.get("pick")
+        if pick not in PICKS:
+            raise IllegalAction(f"seat {seat} picks {pick!r}: a pick is pen, page or beetle")
+        if seat not in self.in_play:
+            why = (f"only seats {', '.join(map(str, self.in_play))} play the sudden death"
+                   if self.sudden_death else f"the seats are 0 to {self.game.players - 1}")
+            raise IllegalAction(f"seat {seat} cannot pick: {why}")
+        if self.picks.get(seat) == pick:
+            raise IllegalAction(f"seat {seat} has already picked {pick}")
+
+    def _apply(self, action: Action) -> list[dict[str, Any]]:
+        self.picks[action.seat] = action["pick"]  # a re-pick replaces the old one
+        if len(self.picks) < len(self.in_play):
+            return []
+        return self._reveal()
+
+    def _reveal(self) -> list[dict[str, Any]]:
+        n = self.game.players
+        picks: list[str | None] = [self.picks.get(s) for s in range(n)]
+        scores = round_scores(picks, self.game.options["cycle"])
+        winners = round_winners(picks, scores)
+        self.rounds.append(picks)
+        self.picks = {}
+        out: list[dict[str, Any]] = [{"type": "round", "round": len(self.rounds), "picks": picks,
+                                      "scores": scores, "winners": winners,
+                                      "sudden_death": self.sudden_death}]
+        if self.sudden_death:
+            if len(winners) == 1:
+                self.winner = winners[0]
+                out.append({"type": "match", "winner": self.winner,
+                            "why": "won the sudden-death round alone"})
+            return out
+        for w in winners:
+            self.holdings[w][picks[w]] += 1  # type: ignore[index]
+        done = [s for s in range(n) if max(self.holdings[s].values()) >= GOAL]
+        if not done:
+            return out
+        most = max(sum(self.holdings[s].values()) for s in done)
+        tied = [s for s in done if sum(self.holdings[s].values()) == most]
+        if len(tied) == 1:
+            self.winner = tied[0]
+            item = max(PICKS, key=lambda p: self.holdings[self.winner][p])  # type: ignore[index]
+            why = f"holds three {item}s" if len(done) == 1 else \
+                f"holds three {item}s and the most items ({most})"
+            out.append({"type": "match", "winner": self.winner, "why": why})
+        else:
+            self.sudden_death = True
+            self.in_play = tied
+            out.append({"type": "sudden_death", "seats": tied})
+        return out
+
+    def scores(self) -> list[int]:
+        """Items held by each seat."""
+        return [sum(h.values()) for h in self.holdings]
+
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    def explain(self) -> str:
+        if self.winner is not None:
+            return f"The match is over: seat {self.winner} wins."
+        waiting = [s for s in self.in_play if s not in self.picks]
+        lead = "Sudden death. " if self.sudden_death else ""
+        return (f"{lead}Round {len(self.rounds) + 1}: waiting for "
+                f"{', '.join(f'seat {s}' for s in waiting)} to pick pen, page or beetle.")
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"holdings": [dict(h) for h in self.holdings], "in_play": list(self.in_play),
+                "picks": {str(k): v for k, v in sorted(self.picks.items())},
+                "rounds": [list(r) for r in self.rounds], "sudden_death": self.sudden_death,
+                "winner": self.winner}
