@@ -177,6 +177,13 @@ class Game(ABC):
         """A sensible move for the seat to play. Games override this with a heuristic."""
         return rng.choice(list(state.legal_actions()))
 
+    def public_action(self, action: Action) -> Action | None:
+        """The action as the table shows it to the camera and the players (table mode):
+        hidden parts (other players' hands, a face-down discard) become None; an action
+        nobody can see at all gives None. Replaying the public actions of a full-information
+        game in a fresh state must give the same scores and no verdicts."""
+        return action
+
     def describe(self, event: dict[str, Any]) -> str | None:
         """Words for one action or outcome event of this game's log (None: the generic text)."""
         return None
