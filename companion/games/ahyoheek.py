@@ -201,6 +201,15 @@ class AhyoheekState(State):
         return (f"{lead}Round {len(self.rounds) + 1}: waiting for "
                 f"{', '.join(f'seat {s}' for s in waiting)} to pick pen, page or beetle.")
 
+    def view(self) -> dict[str, Any]:
+        """Picks stay secret until the reveal: the view says who has picked, not what."""
+        last = self.rounds[-1] if self.rounds else None
+        return {"turn": None if self.winner is not None else self.current_player(),
+                "phase": ("sudden death" if self.sudden_death else "round") + f" {len(self.rounds) + 1}",
+                "next": self.explain(),
+                "table": {"picked": sorted(self.picks), "in_play": list(self.in_play),
+                          "holdings": [dict(h) for h in self.holdings], "last_round": last}}
+
     def snapshot(self) -> dict[str, Any]:
         return {"holdings": [dict(h) for h in self.holdings], "in_play": list(self.in_play),
                 "picks": {str(k): v for k, v in sorted(self.picks.items())},

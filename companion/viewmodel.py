@@ -1,0 +1,78 @@
+"""What the screen and the seat LEDs show: the session publishes a `ViewModel` after
+every change, and the kiosk and the panel only read it (no rules outside the engines).
+
+Plain frozen data, JSON-able with `to_json()`, so it can cross threads and be logged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from companion.games.base import Action
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's call on the last input.
+
+    ok: the input was accepted. text: the call in words, naming the seat, the card and the
+    rule. awaiting: an illegal input that the players must acknowledge (confirm accepts the
+    referee's call, undo removes the last event); the panel lights red and beeps meanwhile.
+    """
+
+    ok: bool
+    text: str
+    seat: int | None = None
+    rule: str | None = None
+    awaiting: bool = False
+
+
+@dataclass(frozen=True)
+class ViewModel:
+    """One published picture of a game in play (see `State.view()` for the engine's part)."""
+
+    game: str  # registry name, "yokir"
+    title: str  # "Yokir"
+    players: tuple[str, ...]  # names by seat
+    turn: int | None  # seat to act, None when nobody (chance, over)
+    phase: str = ""
+    next: str = ""  # what the players must do next, in words
+    limit: str = ""  # the rule that limits the seat to act
+    legal: tuple[str, ...] = ()  # codes (or labels) the seat to act may play, when known
+    trick: tuple[dict[str, Any], ...] = ()  # [{"seat": s, "card": code}]
+    last_trick: dict[str, Any] | None = None  # {"cards": [...], "winner": s, "why": text}
+    scores: tuple[int | float, ...] = ()
+    verdict: Verdict | None = None
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    events: int = 0  # number of accepted events in the log
+    can_undo: bool = False
+    can_redo: bool = False
+    table: dict[str, Any] = field(default_factory=dict)  # game extras (trump, field, picked...)
+    camera: str = "ok"  # "ok", "no camera", "mat lost"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class SessionPort(Protocol):
+    """What the panel and the kiosk may ask of a session (companion.session.Session)."""
+
+    def act(self, action: Action, source: str = "touch") -> Verdict:
+        """Apply an action through the engine; a rejected one is logged with the reason."""
+
+    def undo(self) -> bool:
+        """Drop the last accepted event (False at the start of the game)."""
+
+    def redo(self) -> bool:
+        """Re-apply the last undone event (False when there is none)."""
+
+    def confirm(self) -> None:
+        """Accept the referee's call on an awaiting verdict."""
+
+    def view(self) -> ViewModel:
+        """The current picture."""
+
+    def subscribe(self, callback: Any) -> None:
+        """Call `callback(view_model)` after every change, once committed to storage."""
