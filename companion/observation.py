@@ -1,0 +1,46 @@
+"""What vision tells the session: a card became stable in a zone, left it, or moved.
+
+Vision builds these from frames (vision.track); the session turns them into game
+actions through the game's table adapter. Plain data: no cv2 here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+KINDS = ("placed", "removed", "moved")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One stable change on the table.
+
+    kind: "placed", "removed" or "moved". code: the card's code (CARDS.md).
+    zone / zone_kind / seat: where the card is now ("removed": where it was); zone kinds
+    are "play" (a seat's play area), "field", "trick", "meld", "stash", "pile", "table".
+    from_zone / from_seat: where a "moved" card came from. t: the frame's time in seconds;
+    frame: its index; confidence: the identification's confidence, 0..1.
+    """
+
+    kind: str
+    code: str
+    zone: str
+    zone_kind: str
+    seat: int | None = None
+    from_zone: str | None = None
+    from_seat: int | None = None
+    t: float = 0.0
+    frame: int | None = None
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"observation kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Observation:
+        return cls(**obj)
