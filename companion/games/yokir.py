@@ -1,0 +1,851 @@
+"""Yokir: three-handed Euchre from the Test of Yokir, with Oracle and Sage.
+
+Reading (RULINGS, docs/games/yokir.md): 24 cards, five each, one upcard; bidding round 1
+(accept or pass: the caller takes the upcard and discards one face down), round 2 (name
+one of the other three suits or pass), a void hand when all pass twice. Trump order is
+Oracle (Initiate of trump), Sage (Initiate of the same-colour suit, a trump for every
+purpose), Master down to Student. Left of the dealer leads the first trick. The caller
+plays alone: 0-2 tricks, each opponent +1; 3-4, caller +1; 5, caller +2. The game ends
+after a hand when someone has 7 or more and leads alone.
+
+One state serves full information, the table (hands unknown: plays are checked against
+what can be seen, and a revoke is reported when it is proven) and open-hand teaching
+(some hands known: their legal plays are exact).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from companion.cards import get_deck
+from companion.errors import CompanionError, IllegalAction
+from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State
+
+DECK = get_deck("yokir")
+CODES: tuple[str, ...] = DECK.codes
+SUITS = ("A", "L", "M", "T")
+RANKS = ("I", "S", "P", "J", "R", "M")  # printed order, low to high
+SAME_COLOUR = {"A": "M", "M": "A", "L": "T", "T": "L"}
+PLAYERS = 3
+HAND_SIZE = 5
+TRICKS = 5
+TARGET = 7
+_ORDER = {code: i for i, code in enumerate(CODES)}
+_SUIT_WORDS = {"a": "A", "architecture": "A", "l": "L", "leadership": "L", "m": "M",
+               "art and music": "M", "t": "T", "thought": "T"}
+
+
+class UnknownSuit(CompanionError, ValueError):
+    """A suit name or letter that is not one of the four Yokir suits."""
+
+
+# --- cards, suits and roles ---------------------------------------------------
+
+def parse_suit(text: str) -> str:
+    """The suit letter for a letter or a name, any case ("T", "Thought", "art & music")."""
+    key = " ".join(str(text).lower().replace("&", " and ").split())
+    if key not in _SUIT_WORDS:
+        raise UnknownSuit(f"unknown suit {text!r}: the Yokir suits are A (Architecture), "
+                          "L (Leadership), M (Art & Music) and T (Thought)")
+    return _SUIT_WORDS[key]
+
+
+def suit_name(suit: str) -> str:
+    return DECK.suits[suit].name
+
+
+def card_name(code: str) -> str:
+    return DECK[code].name
+
+
+def sort_cards(cards: Sequence[str]) -> list[str]:
+    """Cards in deck order (by suit, then rank): how hands are written in the log."""
+    return sorted(cards, key=_ORDER.__getitem__)
+
+
+def oracle(trump: str) -> str:
+    """The Initiate of trump: the highest trump."""
+    return "I" + trump
+
+
+def sage(trump: str) -> str:
+    """The Initiate of the same-colour suit: the second trump, a trump for every purpose."""
+    return "I" + SAME_COLOUR[trump]
+
+
+def effective_suit(card: str, trump: str | None) -> str:
+    """The suit a card counts as: the Sage counts as trump, every other card as printed."""
+    if trump is not None and card == sage(trump):
+        return trump
+    return card[1]
+
+
+def role(card: str, trump: str | None) -> str | None:
+    """"the Oracle" or "the Sage of Thought" for the two promoted Initiates, else None."""
+    if trump is None:
+        return None
+    if card == oracle(trump):
+        return "the Oracle"
+    if card == sage(trump):
+        return f"the Sage of {suit_name(trump)}"
+    return None
+
+
+def title(card: str, trump: str | None = None) -> str:
+    """"the Master of Thought", "the Initiate of Leadership (the Sage of Thought)"."""
+    promoted = role(card, trump)
+    return f"the {card_name(card)}" + (f" ({promoted})" if promoted else "")
+
+
+def card_power(card: str, trump: str, led_suit: str) -> int:
+    """How strongly a card plays in a trick whose led (effective) suit is `led_suit`:
+    trumps 102..108 (Student up to Oracle), led-suit cards 1..6 in printed order, others 0."""
+    suit = effective_suit(card, trump)
+    if suit == trump:
+        if card == oracle(trump):
+            return 108
+        if card == sage(trump):
+            return 107
+        return 100 + RANKS.index(card[0]) + 1
+    if suit == led_suit:
+        return RANKS.index(card[0]) + 1
+    return 0
+
+
+def trick_winner(cards: Sequence[str], trump: str) -> tuple[int, str]:
+    """The index of the winning card of a trick (cards in the order played, the first
+    leads) and why it wins, in words."""
+    led_suit = effective_suit(cards[0], trump)
+    powers = [card_power(c, trump, led_suit) for c in cards]
+    best = max(range(len(cards)), key=powers.__getitem__)
+    card = cards[best]
+    if effective_suit(card, trump) == trump:
+        trumps = sum(1 for c in cards if effective_suit(c, trump) == trump)
+        why = f"{title(card, trump)} is the {'only' if trumps == 1 else 'highest'} trump"
+        if led_suit == trump and trumps > 1:
+            why = f"trump was led and {why}"
+    else:
+        name = suit_name(led_suit)
+        why = f"no trump was played and {title(card, trump)} is the highest card of {name}, the suit led"
+    return best, why
+
+
+def legal_plays(hand: Sequence[str], led: str | None, trump: str) -> list[str]:
+    """The cards of `hand` that may be played: any when leading; else the cards of the led
+    card's effective suit if the hand has one, else any."""
+    if led is None:
+        return list(hand)
+    led_suit = effective_suit(led, trump)
+    follow = [c for c in hand if effective_suit(c, trump) == led_suit]
+    return follow or list(hand)
+
+
+def explain_plays(hand: Sequence[str], led: str | None, trump: str, who: str = "You") -> str:
+    """Why `legal_plays` allows what it allows, for a player learning the rules. `who` is
+    "You" or "Seat 2"."""
+    you = who == "You"
+    if led is None:
+        return f"{who} {'lead' if you else 'leads'}: any card may be played."
+    led_suit = effective_suit(led, trump)
+    suit = suit_name(led_suit)
+    notes = []
+    if led == sage(trump):
+        notes.append(f"{title(led)} led is the Sage of {suit_name(trump)}, so trump is asked")
+    the_sage = sage(trump)
+    if the_sage in hand and led_suit in (trump, SAME_COLOUR[trump]):
+        counts = "counts as trump" if led_suit == trump else \
+            f"counts as trump, not as {suit_name(the_sage[1])}"
+        notes.append(f"{title(the_sage)} is the Sage of {suit_name(trump)} and {counts}")
+    tail = "".join(f"; {n}" for n in notes)
+    if any(effective_suit(c, trump) == led_suit for c in hand):
+        return f"{who} must follow {suit}{tail}."
+    has = "have" if you else "has"
+    return f"{who} {has} no {suit} to follow{tail}: any card may be played."
+
+
+def hand_points(caller: int, caller_tricks: int, players: int = PLAYERS) -> list[int]:
+    """Points of one hand: caller 0-2 tricks, each opponent +1; 3-4, caller +1; 5, +2."""
+    points = [0] * players
+    if caller_tricks <= 2:
+        for seat in range(players):
+            if seat != caller:
+                points[seat] = 1
+    else:
+        points[caller] = 2 if caller_tricks == TRICKS else 1
+    return points
+
+
+def game_winner(scores: Sequence[int], target: int = TARGET) -> int | None:
+    """The winner after a hand: someone has `target` or more and one player alone has the
+    highest score. None while nobody has reached it or the leaders are tied."""
+    best = max(scores)
+    leaders = [s for s, p in enumerate(scores) if p == best]
+    if best >= target and len(leaders) == 1:
+        return leaders[0]
+    return None
+
+
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < PLAYERS
+
+
+def _seats(seats: Sequence[int]) -> str:
+    """"seat 1" or "seats 0 and 2"."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
+def _cards_words(cards: Sequence[str], trump: str | None = None) -> str:
+    return ", ".join(title(c, trump) for c in cards)
+
+
+# --- the game -------------------------------------------------------------------
+
+class Yokir(Game):
+    name = "yokir"
+    title = "Yokir"
+    deck = "yokir"
+    min_players = 3
+    max_players = 3
+    default_players = 3
+    options_spec = (
+        Option("target", int, TARGET, "points that end the game (7 in the rules; lower it for a "
+                                      "short teaching game)", min=1, max=99),
+    )
+    action_kinds = frozenset({"deal", "bid", "discard", "play"})
+    outcome_kinds = frozenset({"trump", "turned_down", "trick", "hand", "game", "verdict"})
+
+    def new_state(self) -> YokirState:
+        return YokirState(self)
+
+    def bot_action(self, state: State, rng: random.Random) -> Action:
+        """Bid on hand strength, discard to shorten a suit, win tricks cheaply (yokir_bot)."""
+        from companion.games.yokir_bot import choose_action  # yokir_bot imports this module
+
+        assert isinstance(state, YokirState)
+        return choose_action(state, rng)
+
+    def public_action(self, action: Action) -> Action | None:
+        """The table sees the dealer and the upcard but not the hands, and sees that the
+        caller discards but not what."""
+        if action.kind == "deal":
+            return Action.make("deal", None, dealer=action.get("dealer"), hands=None,
+                               upcard=action.get("upcard"))
+        if action.kind == "discard":
+            return Action.make("discard", action.seat, card=None)
+        return action
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        """Words for players; None (the generic words) for an event this game does not
+        know or cannot read, so describing never fails."""
+        describer = _DESCRIBERS.get(str(event.get("type")))
+        if describer is None:
+            return None
+        try:
+            text = describer(event)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        if event["type"] == "hand":
+            text += _tie_words(event["scores"], self.options["target"])
+        return text
+
+
+def _tie_words(scores: list[int], target: int) -> str:
+    best = max(scores)
+    leaders = [s for s, p in enumerate(scores) if p == best]
+    if best < target or len(leaders) == 1:
+        return ""
+    return f" {_seats(leaders).capitalize()} share the lead with {best}: play goes on."
+
+
+def _describe_deal(e: dict[str, Any]) -> str:
+    who = f"Seat {e['dealer']} deals" if e.get("dealer") is not None else "The next dealer deals"
+    text = f"{who}; the upcard is the {card_name(e['upcard'])}"
+    hands = e.get("hands")
+    if hands:
+        shown = "; ".join(f"seat {s}: {' '.join(h)}" for s, h in enumerate(hands) if h)
+        text += f". Hands: {shown}"
+    return text
+
+
+def _describe_bid(e: dict[str, Any]) -> str:
+    bid = e.get("bid")
+    if bid == "pass":
+        return f"Seat {e['seat']} passes"
+    if bid == "accept":
+        return f"Seat {e['seat']} accepts the upcard"
+    return f"Seat {e['seat']} calls {suit_name(bid)}" if bid in SUITS else f"Seat {e['seat']} bids {bid}"
+
+
+def _describe_discard(e: dict[str, Any]) -> str:
+    card = e.get("card")
+    return f"Seat {e['seat']} discards " + (f"the {card_name(card)}" if card else "a card face down")
+
+
+def _describe_play(e: dict[str, Any]) -> str:
+    return f"Seat {e['seat']} plays {card_name(e['card'])}"
+
+
+def _describe_trump(e: dict[str, Any]) -> str:
+    caller = e["caller"]
+    others = [s for s in range(PLAYERS) if s != caller]
+    return (f"{suit_name(e['suit'])} is trump: seat {caller} plays alone against "
+            f"{_seats(others)}. The Oracle is the {card_name(e['oracle'])}, the Sage the "
+            f"{card_name(e['sage'])}.")
+
+
+def _describe_turned_down(e: dict[str, Any]) -> str:
+    return (f"Everybody passed: the {card_name(e['card'])} is turned down. Round 2: name "
+            f"another suit or pass.")
+
+
+def _describe_trick(e: dict[str, Any]) -> str:
+    return f"Trick {e['trick']}: seat {e['winner']} wins, {e['why']}."
+
+
+def _describe_hand(e: dict[str, Any]) -> str:
+    scores = ", ".join(str(p) for p in e["scores"])
+    return f"Hand {e['hand']}: {e['why']}. Scores: {scores}."
+
+
+def _describe_game(e: dict[str, Any]) -> str:
+    return f"Seat {e['winner']} wins the game: {e['why']}."
+
+
+def _describe_verdict(e: dict[str, Any]) -> str:
+    return f"Referee: {e['text']}"
+
+
+_DESCRIBERS = {"deal": _describe_deal, "bid": _describe_bid, "discard": _describe_discard,
+               "play": _describe_play, "trump": _describe_trump, "turned_down": _describe_turned_down,
+               "trick": _describe_trick, "hand": _describe_hand, "game": _describe_game,
+               "verdict": _describe_verdict}
+
+_FIELDS = {"deal": {"dealer", "hands", "upcard"}, "bid": {"bid"}, "discard": {"card"},
+           "play": {"card"}}
+_PHASE_OF = {"deal": ("deal",), "bid": ("bid1", "bid2"), "discard": ("discard",), "play": ("play",)}
+
+
+# --- the state ------------------------------------------------------------------
+
+class YokirState(State):
+    """A game of Yokir in play. A hand that is None is unknown (table mode): plays from it
+    are checked against what the table has shown, not against the hand."""
+
+    game: Yokir
+
+    def __init__(self, game: Yokir) -> None:
+        super().__init__(game)
+        self.points = [0] * PLAYERS
+        self.hand_no = 0  # hands dealt so far; the current hand's number once dealt
+        self.first_dealer: int | None = None
+        self.dealer: int | None = None
+        self.phase = "deal"  # deal, bid1, bid2, discard, play, over
+        self.winner: int | None = None
+        self.verdicts: list[dict[str, Any]] = []
+        self.last_trick: dict[str, Any] | None = None
+        self.last_hand: dict[str, Any] | None = None
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        self.hands: list[list[str] | None] = [None] * PLAYERS
+        self.upcard: str | None = None
+        self.upcard_state: str | None = None  # "face up", "taken up by seat 1", "turned down"
+        self.upcard_holder: int | None = None  # the caller who took it up, until it leaves
+        self.bids: list[str] = []  # this round's bids, from left of the dealer
+        self.caller: int | None = None
+        self.trump: str | None = None
+        self.out_of_play: dict[str, str] = {}  # card -> why nobody may play it this hand
+        self.played: dict[str, tuple[int, int]] = {}  # card -> (seat, trick)
+        self.trick: list[tuple[int, str]] = []
+        self.leader: int | None = None
+        self.tricks_won = [0] * PLAYERS
+        self.shown_out: list[dict[str, int]] = [{} for _ in range(PLAYERS)]  # suit -> trick
+
+    # -- whose move ---------------------------------------------------------------
+    @property
+    def trick_no(self) -> int:
+        return sum(self.tricks_won) + 1
+
+    def next_dealer(self) -> int | None:
+        """The seat that deals the next hand (None before the first deal names one)."""
+        if self.first_dealer is None:
+            return None
+        return (self.first_dealer + self.hand_no) % PLAYERS
+
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.phase == "deal":
+            return CHANCE
+        assert self.dealer is not None
+        if self.phase in ("bid1", "bid2"):
+            return (self.dealer + 1 + len(self.bids)) % PLAYERS
+        if self.phase == "discard":
+            assert self.caller is not None
+            return self.caller
+        assert self.leader is not None
+        return (self.leader + len(self.trick)) % PLAYERS
+
+    @property
+    def led(self) -> str | None:
+        return self.trick[0][1] if self.trick else None
+
+    def possible_cards(self, seat: int) -> list[str]:
+        """The cards `seat` may still hold: its hand when known, else every card that is
+        not played, not out of play and not known to be elsewhere."""
+        hand = self.hands[seat]
+        if hand is not None:
+            return list(hand)
+        return [c for c in CODES if self._owner_problem(seat, c) is None]
+
+    def legal_cards(self, seat: int) -> list[str] | None:
+        """The exact legal plays of `seat` now when its hand is known, else None."""
+        hand = self.hands[seat]
+        if hand is None or self.trump is None:
+            return None
+        return legal_plays(hand, self.led, self.trump)
+
+    def legal_actions(self) -> list[Action]:
+        seat = self.current_player()
+        if self.phase == "bid1":
+            return [Action.make("bid", seat, bid=b) for b in ("accept", "pass")]
+        if self.phase == "bid2":
+            assert self.upcard is not None
+            return [Action.make("bid", seat, bid="pass")] + [
+                Action.make("bid", seat, bid=s) for s in SUITS if s != self.upcard[1]]
+        if self.phase == "discard":
+            hidden = [Action.make("discard", seat, card=None)] if self.hands[seat] is None else []
+            return hidden + [Action.make("discard", seat, card=c) for c in self.possible_cards(seat)]
+        if self.phase == "play":
+            cards = self.legal_cards(seat)
+            if cards is None:
+                cards = self.possible_cards(seat)
+            return [Action.make("play", seat, card=c) for c in cards]
+        return []
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        if self.phase != "deal":
+            raise IllegalAction(f"there is nothing to deal now: {self.explain()}")
+        cards = list(CODES)
+        rng.shuffle(cards)
+        hands = [sort_cards(cards[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(PLAYERS)]
+        dealer = self.next_dealer()
+        if dealer is None:
+            dealer = rng.randrange(PLAYERS)
+        return Action.make("deal", None, dealer=dealer, hands=hands, upcard=cards[PLAYERS * HAND_SIZE])
+
+    # -- checking -------------------------------------------------------------------
+    def check(self, action: Action) -> None:
+        if self.phase == "over":
+            raise IllegalAction(f"{self._cannot(action)}: the game is over ({self._result()})")
+        if action.kind not in _FIELDS:
+            raise IllegalAction(f"{action}: Yokir has no {action.kind!r} move; the moves are "
+                                "deal, bid, discard and play")
+        extra = sorted({k for k, _ in action.data} - _FIELDS[action.kind])
+        if extra:
+            raise IllegalAction(f"{action}: a {action.kind} has no field {extra[0]!r} (its fields: "
+                                f"{', '.join(sorted(_FIELDS[action.kind]))})")
+        if action.kind == "deal":
+            if action.seat is not None:
+                raise IllegalAction(f"{action}: a deal is a chance move, its seat must be null")
+        elif not _is_seat(action.seat):
+            raise IllegalAction(f"{action}: the seats are 0, 1 and 2, not {action.seat!r}")
+        if self.phase not in _PHASE_OF[action.kind]:
+            raise IllegalAction(f"{self._cannot(action)} now: {self.explain()}")
+        if action.kind != "deal" and action.seat != self.current_player():
+            raise IllegalAction(self._out_of_turn(action))
+        {"deal": self._check_deal, "bid": self._check_bid, "discard": self._check_discard,
+         "play": self._check_play}[action.kind](action)
+
+    def _cannot(self, action: Action) -> str:
+        """The refused action in words: "seat 2 cannot play the Master of Thought"."""
+        if action.kind == "deal":
+            return "no deal is possible"
+        card = action.get("card")
+        if action.kind == "bid":
+            return f"seat {action.seat} cannot bid {action.get('bid')!r}"
+        shown = title(card, self.trump) if isinstance(card, str) and card in DECK else "a card"
+        return f"seat {action.seat} cannot {action.kind} {shown}"
+
+    def _out_of_turn(self, action: Action) -> str:
+        turn = self.current_player()
+        if action.kind == "play":
+            card = action.get("card")
+            what = f"play {title(card, self.trump)}" if card in DECK else "play"
+            why = ("the seat left of the dealer leads the first trick" if self.trick_no == 1
+                   else "the winner of the last trick leads") if not self.trick else \
+                "play goes clockwise from the leader"
+            return (f"seat {action.seat} cannot {what} in trick {self.trick_no}: it is seat "
+                    f"{turn}'s turn ({why}; rule: turn order)")
+        if action.kind == "bid":
+            return (f"seat {action.seat} cannot bid now: it is seat {turn}'s turn (bidding goes "
+                    f"clockwise from the left of the dealer; rule: turn order)")
+        return f"seat {action.seat} cannot discard: seat {turn} called trump and discards"
+
+    def _check_deal(self, action: Action) -> None:
+        dealer, hands, upcard = action.get("dealer"), action.get("hands"), action.get("upcard")
+        expected = self.next_dealer()
+        if dealer is None:
+            if expected is None:
+                raise IllegalAction("the first deal must say who deals (dealer 0, 1 or 2)")
+        elif not _is_seat(dealer):
+            raise IllegalAction(f"the dealer must be seat 0, 1 or 2, not {dealer!r}")
+        elif expected is not None and dealer != expected:
+            raise IllegalAction(f"hand {self.hand_no + 1} is dealt by seat {expected}, not seat "
+                                f"{dealer} (the deal moves one seat clockwise after every hand)")
+        if not isinstance(upcard, str) or upcard not in DECK:
+            raise IllegalAction(f"the upcard {upcard!r} is not a Yokir card code (see CARDS.md)")
+        if hands is None:
+            return
+        if not isinstance(hands, tuple) or len(hands) != PLAYERS:
+            raise IllegalAction(f"a deal's hands are three lists of five cards (or null), got "
+                                f"{hands!r}")
+        seen = {upcard: "the upcard"}
+        for seat, hand in enumerate(hands):
+            if hand is None:
+                continue
+            if not isinstance(hand, tuple) or len(hand) != HAND_SIZE:
+                raise IllegalAction(f"seat {seat}'s hand must be five cards (or null), got {hand!r}")
+            for card in hand:
+                if not isinstance(card, str) or card not in DECK:
+                    raise IllegalAction(f"seat {seat}'s hand holds {card!r}, not a Yokir card code")
+                if card in seen:
+                    raise IllegalAction(f"the {card_name(card)} is dealt twice: to seat {seat} and "
+                                        f"{seen[card]} (a card is in the deck once)")
+                seen[card] = f"seat {seat}"
+
+    def _check_bid(self, action: Action) -> None:
+        bid, seat = action.get("bid"), action.seat
+        assert self.upcard is not None
+        if self.phase == "bid1":
+            if bid not in ("accept", "pass"):
+                raise IllegalAction(f"seat {seat} bids {bid!r}: in round 1 a bid is 'accept' (take "
+                                    f"up the {card_name(self.upcard)}) or 'pass'")
+            return
+        others = [s for s in SUITS if s != self.upcard[1]]
+        if bid == self.upcard[1]:
+            raise IllegalAction(f"seat {seat} cannot call {suit_name(bid)} in round 2: the upcard "
+                                f"of that suit was turned down; name "
+                                f"{', '.join(suit_name(s) for s in others)} or pass")
+        if bid != "pass" and bid not in others:
+            raise IllegalAction(f"seat {seat} bids {bid!r}: in round 2 a bid is 'pass' or a suit "
+                                f"letter ({', '.join(others)})")
+
+    def _check_discard(self, action: Action) -> None:
+        card, seat = action.get("card"), action.seat
+        hand = self.hands[seat]
+        if card is None:
+            if hand is not None:
+                raise IllegalAction(f"seat {seat}'s hand is known: say which card they discard "
+                                    f"(one of {' '.join(hand)})")
+            return
+        self._check_card(seat, card, "discard")
+
+    def _check_play(self, action: Action) -> None:
+        seat, card = action.seat, action.get("card")
+        self._check_card(seat, card, "play")
+        hand = self.hands[seat]
+        assert self.trump is not None
+        if hand is not None and self.led is not None:
+            allowed = legal_plays(hand, self.led, self.trump)
+            if card not in allowed:
+                led_suit = suit_name(effective_suit(self.led, self.trump))
+                raise IllegalAction(
+                    f"seat {seat} cannot play {title(card, self.trump)} in trick {self.trick_no}: "
+                    f"they must follow {led_suit} and hold {_cards_words(allowed, self.trump)} "
+                    f"(rule: follow suit)")
+
+    def _check_card(self, seat: int, card: Any, verb: str) -> None:
+        where = f" in trick {self.trick_no}" if verb == "play" else ""
+        if not isinstance(card, str) or card not in DECK:
+            raise IllegalAction(f"seat {seat} cannot {verb} {card!r}{where}: not a Yokir card code")
+        problem = self._owner_problem(seat, card)
+        if problem:
+            raise IllegalAction(f"seat {seat} cannot {verb} {title(card, self.trump)}{where}: "
+                                f"{problem}")
+
+    def _owner_problem(self, seat: int, card: str) -> str | None:
+        """Why `seat` provably cannot hold `card` now, or None when it may."""
+        if card in self.played:
+            by, trick = self.played[card]
+            return (f"seat {by} already played it in trick {trick} of this hand "
+                    f"(rule: each card is in the deck once)")
+        if card in self.out_of_play:
+            return f"{self.out_of_play[card]} (rule: a card that belongs to no one)"
+        hand = self.hands[seat]
+        if hand is not None:
+            if card not in hand:
+                return f"it is not in seat {seat}'s hand ({' '.join(hand)}) (rule: play from your hand)"
+            return None
+        for other, cards in enumerate(self.hands):
+            if other != seat and cards is not None and card in cards:
+                return f"it is in seat {other}'s hand (rule: a card that belongs to someone else)"
+        if card == self.upcard and self.upcard_holder not in (None, seat):
+            return (f"it is the upcard, taken up by seat {self.upcard_holder} "
+                    f"(rule: a card that belongs to someone else)")
+        return None
+
+    # -- applying --------------------------------------------------------------------
+    def _apply(self, action: Action) -> list[dict[str, Any]]:
+        if action.kind == "deal":
+            return self._deal(action)
+        seat = action.seat
+        assert seat is not None
+        if action.kind == "bid":
+            return self._bid(seat, action["bid"])
+        if action.kind == "discard":
+            return self._discard(seat, action.get("card"))
+        return self._play(seat, action["card"])
+
+    def _deal(self, action: Action) -> list[dict[str, Any]]:
+        self._new_hand()
+        dealer = action.get("dealer")
+        if dealer is None:
+            dealer = self.next_dealer()
+        if self.first_dealer is None:
+            self.first_dealer = dealer
+        self.dealer = dealer
+        self.hand_no += 1
+        hands = action.get("hands")
+        if hands is not None:
+            self.hands = [None if h is None else sort_cards(h) for h in hands]
+        self.upcard = action["upcard"]
+        self.upcard_state = "face up"
+        self.phase = "bid1"
+        return []
+
+    def _bid(self, seat: int, bid: str) -> list[dict[str, Any]]:
+        assert self.upcard is not None
+        if bid != "pass":
+            self.caller = seat
+            self.trump = self.upcard[1] if bid == "accept" else bid
+            event = {"type": "trump", "hand": self.hand_no, "caller": seat, "suit": self.trump,
+                     "round": 1 if self.phase == "bid1" else 2, "oracle": oracle(self.trump),
+                     "sage": sage(self.trump)}
+            if bid == "accept":
+                self.upcard_holder = seat
+                self.upcard_state = f"taken up by seat {seat}"
+                hand = self.hands[seat]
+                if hand is not None:
+                    self.hands[seat] = sort_cards([*hand, self.upcard])
+                self.phase = "discard"
+            else:
+                self._start_play()
+            self.bids = []
+            return [event]
+        self.bids.append(bid)
+        if len(self.bids) < PLAYERS:
+            return []
+        self.bids = []
+        if self.phase == "bid1":
+            self.phase = "bid2"
+            self.upcard_state = "turned down"
+            self.out_of_play[self.upcard] = "it is the upcard, turned down when all passed in round 1"
+            return [{"type": "turned_down", "hand": self.hand_no, "card": self.upcard}]
+        return self._end_hand(void=True)
+
+    def _discard(self, seat: int, card: str | None) -> list[dict[str, Any]]:
+        if card is not None:
+            hand = self.hands[seat]
+            if hand is not None:
+                hand.remove(card)
+            self.out_of_play[card] = f"seat {seat} discarded it face down"
+            if card == self.upcard:
+                self.upcard_holder = None
+        self._start_play()
+        return []
+
+    def _start_play(self) -> None:
+        assert self.dealer is not None
+        self.phase = "play"
+        self.leader = (self.dealer + 1) % PLAYERS
+
+    def _play(self, seat: int, card: str) -> list[dict[str, Any]]:
+        assert self.trump is not None
+        trick = self.trick_no
+        out: list[dict[str, Any]] = []
+        suit = effective_suit(card, self.trump)
+        failed_in = self.shown_out[seat].pop(suit, None)
+        if failed_in is not None:
+            out.append(self._revoke(seat, card, failed_in))
+        if self.led is not None:
+            led_suit = effective_suit(self.led, self.trump)
+            if suit != led_suit:
+                self.shown_out[seat].setdefault(led_suit, trick)
+        hand = self.hands[seat]
+        if hand is not None:
+            hand.remove(card)
+        if card == self.upcard:
+            self.upcard_holder = None
+        self.played[card] = (seat, trick)
+        self.trick.append((seat, card))
+        if len(self.trick) < PLAYERS:
+            return out
+        best, why = trick_winner([c for _, c in self.trick], self.trump)
+        winner = self.trick[best][0]
+        self.tricks_won[winner] += 1
+        cards = [{"seat": s, "card": c} for s, c in self.trick]
+        self.last_trick = {"cards": cards, "winner": winner, "why": why}
+        out.append({"type": "trick", "hand": self.hand_no, "trick": trick, "cards": cards,
+                    "winner": winner, "card": self.trick[best][1], "why": why,
+                    "tricks": list(self.tricks_won)})
+        self.trick = []
+        self.leader = winner
+        if trick == TRICKS:
+            out += self._end_hand(void=False)
+        return out
+
+    def _revoke(self, seat: int, card: str, failed_in: int) -> dict[str, Any]:
+        assert self.trump is not None
+        suit = effective_suit(card, self.trump)
+        counts = f", which counts as {suit_name(suit)}" if card == sage(self.trump) else ""
+        text = (f"Seat {seat} revoked in trick {failed_in}: they did not follow "
+                f"{suit_name(suit)} there, yet they held {title(card, self.trump)}{counts}, shown "
+                f"in trick {self.trick_no} (rule: follow suit if able).")
+        verdict = {"type": "verdict", "hand": self.hand_no, "seat": seat, "trick": failed_in,
+                   "card": card, "rule": "revoke", "text": text}
+        self.verdicts.append(verdict)
+        return verdict
+
+    def _end_hand(self, *, void: bool) -> list[dict[str, Any]]:
+        if void:
+            points = [0] * PLAYERS
+            why = "everybody passed twice, the hand is void and nobody scores"
+            event: dict[str, Any] = {"type": "hand", "hand": self.hand_no, "dealer": self.dealer,
+                                     "caller": None, "trump": None, "tricks": None}
+        else:
+            assert self.caller is not None
+            taken = self.tricks_won[self.caller]
+            points = hand_points(self.caller, taken)
+            others = [s for s in range(PLAYERS) if s != self.caller]
+            plural = "trick" if taken == 1 else "tricks"
+            gain = (f"{_seats(others)} score 1 each" if taken <= 2 else
+                    f"seat {self.caller} scores {points[self.caller]}")
+            assert self.trump is not None
+            why = (f"seat {self.caller} called {suit_name(self.trump)} and took {taken} {plural}, "
+                   f"so {gain}")
+            event = {"type": "hand", "hand": self.hand_no, "dealer": self.dealer,
+                     "caller": self.caller, "trump": self.trump, "tricks": taken}
+        self.points = [p + q for p, q in zip(self.points, points, strict=True)]
+        event.update(points=points, scores=list(self.points), why=why)
+        self.last_hand = event
+        out = [event]
+        winner = game_winner(self.points, self.game.options["target"])
+        if winner is not None:
+            self.phase = "over"
+            self.winner = winner
+            target = self.game.options["target"]
+            out.append({"type": "game", "winner": winner, "scores": list(self.points),
+                        "why": f"{self.points[winner]} points, alone at the top with {target} or more"})
+        else:
+            self.phase = "deal"
+        self._new_hand()
+        return out
+
+    # -- results and words -------------------------------------------------------------
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    def _result(self) -> str:
+        assert self.winner is not None
+        return f"seat {self.winner} won with {self.points[self.winner]} points"
+
+    def phase_words(self) -> str:
+        return {"deal": "deal", "bid1": "bidding, round 1", "bid2": "bidding, round 2",
+                "discard": "discard", "play": f"trick {self.trick_no} of {TRICKS}",
+                "over": "game over"}[self.phase]
+
+    def limit(self) -> str:
+        """The rule that limits the seat to act, in a few words ("must follow Thought")."""
+        if self.phase == "bid2":
+            assert self.upcard is not None
+            return f"may not name {suit_name(self.upcard[1])}, the turned-down suit"
+        if self.phase != "play" or self.led is None:
+            return ""
+        assert self.trump is not None
+        suit = suit_name(effective_suit(self.led, self.trump))
+        hand = self.hands[self.current_player()]
+        if hand is not None and not any(effective_suit(c, self.trump) == effective_suit(
+                self.led, self.trump) for c in hand):
+            return f"no {suit} in hand: any card"
+        return f"must follow {suit} if able"
+
+    def explain(self) -> str:
+        if self.phase == "over":
+            return f"The game is over: {self._result()}."
+        if self.phase == "deal":
+            dealer = self.next_dealer()
+            who = f"seat {dealer}" if dealer is not None else "a dealer chosen at random"
+            return (f"Hand {self.hand_no + 1}: {who} deals five cards to each player and turns "
+                    f"up the top card of the rest.")
+        seat = self.current_player()
+        assert self.upcard is not None
+        up = card_name(self.upcard)
+        if self.phase == "bid1":
+            return (f"Bidding round 1: seat {seat} accepts the {up} (making "
+                    f"{suit_name(self.upcard[1])} trump, taking it up and discarding one) or passes.")
+        if self.phase == "bid2":
+            names = ", ".join(suit_name(s) for s in SUITS if s != self.upcard[1])
+            return (f"Bidding round 2: the {up} is turned down; seat {seat} names {names} as "
+                    f"trump, or passes.")
+        if self.phase == "discard":
+            return f"Seat {seat} took up the {up} and discards one card face down."
+        assert self.trump is not None
+        head = f"Trick {self.trick_no} of {TRICKS}, {suit_name(self.trump)} trump: seat {seat} to play."
+        hand = self.hands[seat]
+        if hand is not None:
+            legal = legal_plays(hand, self.led, self.trump)
+            return (f"{head} {explain_plays(hand, self.led, self.trump, f'Seat {seat}')} "
+                    f"Legal: {_cards_words(legal, self.trump)}.")
+        if self.led is None:
+            return f"{head} Seat {seat} leads any card."
+        suit = suit_name(effective_suit(self.led, self.trump))
+        return f"{head} Seat {seat} must follow {suit} if able."
+
+    def view(self) -> dict[str, Any]:
+        turn = self.current_player()
+        view: dict[str, Any] = {"turn": turn if turn >= 0 else None, "phase": self.phase_words(),
+                                "next": self.explain()}
+        limit = self.limit()
+        if limit:
+            view["limit"] = limit
+        if self.phase in ("bid1", "bid2"):
+            view["legal"] = [a["bid"] for a in self.legal_actions()]
+        elif self.phase == "discard" and self.hands[turn] is not None:
+            view["legal"] = self.possible_cards(turn)
+        elif self.phase == "play" and self.hands[turn] is not None:
+            view["legal"] = self.legal_cards(turn)
+        view["trick"] = [{"seat": s, "card": c} for s, c in self.trick]
+        view["last_trick"] = self.last_trick
+        view["table"] = {
+            "hand": self.hand_no, "dealer": self.dealer if self.phase != "deal" else self.next_dealer(),
+            "upcard": self.upcard, "upcard_state": self.upcard_state, "trump": self.trump,
+            "trump_name": suit_name(self.trump) if self.trump else None, "caller": self.caller,
+            "oracle": oracle(self.trump) if self.trump else None,
+            "sage": sage(self.trump) if self.trump else None,
+            "tricks": list(self.tricks_won), "scores": list(self.points),
+            "target": self.game.options["target"],
+            "hands_known": [h is not None for h in self.hands],
+            "shown_out": [sorted(d) for d in self.shown_out],
+            "last_hand": self.last_hand, "verdicts": list(self.verdicts)}
+        return view
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"points": list(self.points), "hand_no": self.hand_no,
+                "first_dealer": self.first_dealer, "dealer": self.dealer, "phase": self.phase,
+                "winner": self.winner, "hands": [None if h is None else list(h) for h in self.hands],
+                "upcard": self.upcard, "upcard_state": self.upcard_state,
+                "upcard_holder": self.upcard_holder, "bids": list(self.bids),
+                "caller": self.caller, "trump": self.trump, "out_of_play": dict(self.out_of_play),
+                "played": {c: list(v) for c, v in self.played.items()},
+                "trick": [list(p) for p in self.trick], "leader": self.leader,
+                "tricks_won": list(self.tricks_won), "shown_out": [dict(d) for d in self.shown_out],
+                "verdicts": list(self.verdicts), "last_trick": self.last_trick,
+                "last_hand": self.last_hand}
