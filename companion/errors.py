@@ -13,6 +13,10 @@ class UnknownCard(CompanionError, ValueError):
     """A card name or code that is not in the deck."""
 
 
+class UnknownSuit(CompanionError, ValueError):
+    """A suit name or letter that is not a suit of the game's deck."""
+
+
 class UnknownDeck(CompanionError, ValueError):
     """A deck name that is not registered."""
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.cards import get_deck
-from companion.errors import CompanionError, IllegalAction
+from companion.errors import IllegalAction, UnknownSuit
 from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State
 
 DECK = get_deck("yokir")
@@ -35,10 +35,6 @@ TARGET = 7
 _ORDER = {code: i for i, code in enumerate(CODES)}
 _SUIT_WORDS = {"a": "A", "architecture": "A", "l": "L", "leadership": "L", "m": "M",
                "art and music": "M", "t": "T", "thought": "T"}
-
-
-class UnknownSuit(CompanionError, ValueError):
-    """A suit name or letter that is not one of the four Yokir suits."""
 
 
 # --- cards, suits and roles ---------------------------------------------------
