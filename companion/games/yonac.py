@@ -324,9 +324,11 @@ class Yonac(Game):
             return (f"Seat {seat}'s Ace of Hearts saves them from the Ace of Spades: the Set "
                     f"({card_list(cards)}) goes back into the Pile.")
         if kind == "lose":
-            left = ", ".join(map(str, event["left"]))
+            left = event["left"]
+            still = (f"seat {left[0]} is" if len(left) == 1
+                     else f"seats {', '.join(map(str, left))} are") + " still in"
             return (f"Seat {seat} picked up the Ace of Spades and is out: "
-                    f"{_cards_word(len(cards))} go back into the Pile. Players left: {left}.")
+                    f"{_cards_word(len(cards))} go back into the Pile; {still}.")
         if kind == "sudden_death":
             return sudden_death_words(event["seats"])
         if kind == "win":
