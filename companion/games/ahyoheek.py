@@ -88,8 +88,8 @@ class Ahyoheek(Game):
 
     def describe(self, event: dict[str, Any]) -> str | None:
         kind = event["type"]
-        if kind == "pick":
-            return f"Seat {event['seat']} picks {event['pick']}"
+        if kind == "pick":  # secret until the reveal: the round line shows every pick
+            return f"Seat {event['seat']} has picked"
         if kind == "round":
             shown = ", ".join(f"seat {i} {p} ({s:+d})" for i, (p, s)
                               in enumerate(zip(event["picks"], event["scores"], strict=True))
@@ -143,7 +143,7 @@ class AhyoheekState(State):
                    if self.sudden_death else f"the seats are 0 to {self.game.players - 1}")
             raise IllegalAction(f"seat {seat} cannot pick: {why}")
         if self.picks.get(seat) == pick:
-            raise IllegalAction(f"seat {seat} has already picked {pick}")
+            raise IllegalAction(f"seat {seat} has already made that pick")
 
     def _apply(self, action: Action) -> list[dict[str, Any]]:
         self.picks[action.seat] = action["pick"]  # a re-pick replaces the old one

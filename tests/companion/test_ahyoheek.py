@@ -106,3 +106,15 @@ def test_most_items_breaks_a_tie_on_three():
     out = play_round(state, "pen", "beetle", "beetle")  # seats 1 and 2 both reach 3 beetles
     assert out[-1] == {"type": "match", "winner": 2,
                        "why": "holds three beetles and the most items (5)"}
+
+
+def test_words_for_a_pick_keep_it_secret_until_the_reveal():
+    game = make_game("ahyoheek", 2)
+    assert game.describe({"type": "pick", "seat": 0, "pick": "beetle"}) == "Seat 0 has picked"
+    state = game.new_state()
+    state.apply(Action.make("pick", 0, pick="beetle"))
+    with pytest.raises(IllegalAction) as err:
+        state.apply(Action.make("pick", 0, pick="beetle"))
+    assert "beetle" not in str(err.value)
+    table = state.view()["table"]
+    assert table["picked"] == [0] and "beetle" not in str(table)
