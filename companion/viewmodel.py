@@ -6,6 +6,7 @@ Plain frozen data, JSON-able with `to_json()`, so it can cross threads and be lo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -57,22 +58,27 @@ class ViewModel:
 
 
 class SessionPort(Protocol):
-    """What the panel and the kiosk may ask of a session (companion.session.Session)."""
+    """What the panel and the kiosk may ask of a session (companion.session.Session).
+    `source` names where an input came from ("touch", "panel", "vision") for the log."""
 
     def act(self, action: Action, source: str = "touch") -> Verdict:
         """Apply an action through the engine; a rejected one is logged with the reason."""
 
-    def undo(self) -> bool:
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act now (empty at a chance node or the end)."""
+
+    def undo(self, source: str = "touch") -> bool:
         """Drop the last accepted event (False at the start of the game)."""
 
-    def redo(self) -> bool:
+    def redo(self, source: str = "touch") -> bool:
         """Re-apply the last undone event (False when there is none)."""
 
-    def confirm(self) -> None:
+    def confirm(self, source: str = "touch") -> None:
         """Accept the referee's call on an awaiting verdict."""
 
     def view(self) -> ViewModel:
         """The current picture."""
 
-    def subscribe(self, callback: Any) -> None:
-        """Call `callback(view_model)` after every change, once committed to storage."""
+    def subscribe(self, callback: Callable[[ViewModel], None]) -> Callable[[], None]:
+        """Call `callback(view_model)` after every change, once committed to storage;
+        returns a function that unsubscribes."""
