@@ -1,0 +1,93 @@
+"""`companion deck render DECK --out DIR` and `companion deck pdf DECK -o FILE.pdf`: the card
+art of a deck as one PNG per card, or as a print-and-play PDF."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+PX_PER_MM_RANGE = (1.0, 40.0)
+ART_DECKS = "yokir, piktas, standard (yonac), ideal (medieval-mastery)"
+
+
+class BadArgument(CompanionError, ValueError):
+    """A command-line value out of range."""
+
+
+def px_per_mm(text: str) -> float:
+    """argparse type: a resolution in pixels per millimetre within PX_PER_MM_RANGE."""
+    lo, hi = PX_PER_MM_RANGE
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of pixels per mm, got {text!r}") from None
+    if not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"must be {lo:g} to {hi:g} pixels per mm, got {text!r}")
+    return value
+
+
+def _out_dir(text: str) -> Path:
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise BadArgument(f"--out must be a folder, and {path} is a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadArgument(f"cannot create the folder {path}: {exc.strerror}") from None
+    return path
+
+
+def render(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.cards import get_deck
+    from vision.art import deck_art, render_card
+
+    art = deck_art(args.deck)
+    deck = get_deck(art.deck)
+    out = _out_dir(args.out)
+    shape = None
+    for card in deck:
+        image = render_card(art.deck, card.code, args.px_per_mm)
+        shape = image.shape
+        if not cv2.imwrite(str(out / f"{card.code}.png"), image):
+            raise BadArgument(f"cannot write {out / (card.code + '.png')}")
+    assert shape is not None
+    print(f"wrote {len(deck)} cards of the {deck.title} deck to {out}/ as CODE.png, "
+          f"{shape[1]} x {shape[0]} px each ({args.px_per_mm:g} px/mm)")
+    return 0
+
+
+def pdf(args: argparse.Namespace) -> int:
+    from vision.printing import deck_pdf
+
+    output = Path(args.output).expanduser()
+    if output.exists() and output.is_dir():
+        raise BadArgument(f"-o must name a PDF file, and {output} is a folder")
+    written = deck_pdf(args.deck, output, args.paper, args.px_per_mm)
+    print(f"wrote {written.path}: {written.what}, {written.pages} pages")
+    return 0
+
+
+def register(cli) -> None:
+    deck = cli.group("deck", "make, print and teach card decks")
+    p = deck.add_parser("render", help="draw every card of a deck as CODE.png",
+                        description="Draw every card of a deck, one PNG per card named by its code "
+                                    "(the same drawings the camera matches against).")
+    p.add_argument("deck", metavar="DECK", help=f"a deck with card art: {ART_DECKS}")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")
+    p.add_argument("--px-per-mm", type=px_per_mm, default=10.0, metavar="N",
+                   help="resolution, 1 to 40 pixels per mm (default 10, about 250 dpi)")
+    p.set_defaults(func=render)
+    p = deck.add_parser("pdf", help="a print-and-play PDF of a deck at true size",
+                        description="Write a print-and-play PDF of a deck: cards at their true size with "
+                                    "cutting guides, each sheet followed by its backs (mirrored for "
+                                    "double-sided printing).")
+    p.add_argument("deck", metavar="DECK", help=f"a deck with card art: {ART_DECKS}")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+    p.add_argument("--px-per-mm", type=px_per_mm, default=12.0, metavar="N",
+                   help="resolution of the card pictures, 1 to 40 pixels per mm (default 12, about 300 dpi)")
+    p.set_defaults(func=pdf)

@@ -1,0 +1,38 @@
+"""`companion mat pdf GAME -o FILE.pdf`: a game's play mat, with its ArUco markers and
+zones, at true size, tiled over sheets when the paper is smaller than the mat."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.commands.deck import BadArgument, px_per_mm
+
+MAT_GAMES = "yokir, piktas, yonac, medieval-mastery"
+
+
+def pdf(args: argparse.Namespace) -> int:
+    from vision.printing import mat_pdf
+
+    output = Path(args.output).expanduser()
+    if output.exists() and output.is_dir():
+        raise BadArgument(f"-o must name a PDF file, and {output} is a folder")
+    written = mat_pdf(args.game, output, args.paper, args.players, args.px_per_mm)
+    print(f"wrote {written.path}: {written.what}, {written.pages} pages")
+    return 0
+
+
+def register(cli) -> None:
+    mat = cli.group("mat", "print play mats")
+    p = mat.add_parser("pdf", help="a game's play mat as a PDF at true size",
+                       description="Write a game's play mat (four ArUco markers, the game's zones) at "
+                                   "true size; a mat larger than the paper is tiled over several "
+                                   "sheets with targets to line them up.")
+    p.add_argument("game", metavar="GAME", help=f"a game with a mat: {MAT_GAMES}")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write")
+    p.add_argument("--paper", choices=("a3", "a4", "letter"), default="a4", help="paper size (default a4)")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="number of players (default: the game's usual number)")
+    p.add_argument("--px-per-mm", type=px_per_mm, default=6.0, metavar="N",
+                   help="resolution of the mat picture, 1 to 40 pixels per mm (default 6)")
+    p.set_defaults(func=pdf)

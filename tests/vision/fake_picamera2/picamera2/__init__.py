@@ -1,0 +1,61 @@
+"""A stand-in for picamera2, which only runs on a Raspberry Pi: the calls our adapter
+makes, with the same names and shapes, recording what was done to it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+instances: list[Picamera2] = []
+
+
+class _Request:
+    def __init__(self, camera: Picamera2) -> None:
+        self._camera = camera
+        self.released = False
+
+    def make_array(self, stream: str) -> np.ndarray:
+        assert stream == "main"
+        w, h = self._camera.config["main"]["size"]
+        frame = np.zeros((h, w, 3), np.uint8)
+        frame[:, :, 0] = self._camera.captured % 256  # blue: which capture this is
+        return frame
+
+    def get_metadata(self) -> dict:
+        # a sensor clock that does not start at zero, 1/30 s a frame, in nanoseconds
+        return {"SensorTimestamp": 5_000_000_000 + self._camera.captured * 33_333_333}
+
+    def release(self) -> None:
+        self.released = True
+        self._camera.captured += 1
+
+
+class Picamera2:
+    def __init__(self, camera_num: int = 0) -> None:
+        if camera_num > 0:
+            raise IndexError("list index out of range")  # what picamera2 does for a missing camera
+        self.camera_num = camera_num
+        self.config: dict = {}
+        self.started = False
+        self.stopped = False
+        self.closed = False
+        self.captured = 0
+        instances.append(self)
+
+    def create_video_configuration(self, main: dict, controls: dict | None = None) -> dict:
+        return {"main": dict(main), "controls": dict(controls or {})}
+
+    def configure(self, config: dict) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_request(self) -> _Request:
+        assert self.started and not self.stopped
+        return _Request(self)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def close(self) -> None:
+        self.closed = True

@@ -1,0 +1,174 @@
+"""The synthetic table: reproducible from its seed, truthful about where the cards are,
+and every degradation a knob that can be turned on its own."""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import BadOption, CompanionError
+from vision.art import card_size_mm, index_box_mm, render_card
+from vision.mats import get_mat
+from vision.sources import open_source
+from vision.synthetic import Degradations, HandPass, Placement, Scene, SyntheticCamera
+
+SMALL = (320, 180)
+
+
+def _frames(uri: str, **kw):
+    with open_source(uri, **kw) as src:
+        return list(src)
+
+
+def test_the_synthetic_source_is_reproducible_from_its_seed():
+    a = _frames("synthetic:yokir?seed=5&frames=40&width=320&height=180")
+    b = _frames("synthetic:yokir", seed=5, frames=40, width=320, height=180)
+    assert len(a) == len(b) == 40
+    for fa, fb in zip(a, b, strict=True):
+        assert fa.t == fb.t
+        assert np.array_equal(fa.image, fb.image)
+        assert fa.truth == fb.truth
+    c = _frames("synthetic:yokir?seed=6&frames=40&width=320&height=180")
+    assert any(not np.array_equal(fa.image, fc.image) for fa, fc in zip(a, c, strict=True))
+
+
+def test_the_script_deals_moves_and_removes_cards_and_hands_pass():
+    frames = _frames("synthetic:piktas?seed=2&frames=600&width=320&height=180&degrade=typical&hands=1")
+    counts = [len(f.truth.cards) for f in frames]
+    assert max(counts) >= 5
+    assert any(b < a for a, b in itertools.pairwise(counts)), "some cards are taken away"
+    assert any(f.truth.occluded for f in frames) and not all(f.truth.occluded for f in frames)
+    deck = {"O", "W", "K", "U", "M"}
+    codes = {c.code for f in frames for c in f.truth.cards}
+    assert all(code[0] in deck or not code[-1].isdigit() or code.startswith("void") for code in codes)
+    for frame in frames:
+        on_table = [c.code for c in frame.truth.cards]
+        assert len(on_table) == len(set(on_table)), "a card is never on the table twice"
+        assert all(c.zone is not None for c in frame.truth.cards), "cards are dealt into zones"
+
+
+def test_without_hands_no_frame_is_occluded():
+    frames = _frames("synthetic:yonac?seed=1&frames=120&width=320&height=180&degrade=typical&hands=0")
+    assert not any(f.truth.occluded for f in frames)
+    assert max(len(f.truth.cards) for f in frames) >= 4
+
+
+def test_truth_corners_are_where_the_card_is_drawn():
+    mat = get_mat("yokir")
+    camera = SyntheticCamera(mat, "yokir", seed=1, size=(640, 360), degrade="clean")
+    trick = mat.zone("trick").center_mm
+    scene = Scene(mat, "yokir", (Placement("MT", trick, 30.0),))
+    image, truth = camera.render(scene)
+    (card,) = truth.cards
+    quad = np.array(card.corners_px, np.float32)
+    # a top-down warp of the truth quad gives the card upright: its index is where the art has it
+    w, h = card_size_mm("yokir")
+    px = 4.0
+    target = np.array([[0, 0], [w * px, 0], [w * px, h * px], [0, h * px]], np.float32) - 0.5
+    to_card = cv2.getPerspectiveTransform(quad, target)
+    upright = cv2.warpPerspective(image, to_card, (round(w * px), round(h * px)))
+    x, y, bw, bh = index_box_mm("yokir")
+    crop = (slice(round(y * px), round((y + bh) * px)), slice(round(x * px), round((x + bw) * px)))
+    seen = cv2.cvtColor(upright[crop], cv2.COLOR_BGR2GRAY).astype(float)
+    drawn = cv2.cvtColor(render_card("yokir", "MT", px)[crop], cv2.COLOR_BGR2GRAY).astype(float)
+    assert np.corrcoef(seen.ravel(), drawn.ravel())[0, 1] > 0.8
+    # the clockwise order starts at the card's own top-left, turned 30 degrees clockwise
+    (x0, y0), (x1, y1) = card.corners_px[:2]
+    assert np.degrees(np.arctan2(y1 - y0, x1 - x0)) == pytest.approx(30.0, abs=1.0)
+    assert card.visible_fraction == 1.0
+    assert card.zone == "trick"
+
+
+def test_visible_fraction_counts_cards_on_top_hands_and_the_frame_edge():
+    mat = get_mat("yokir")
+    camera = SyntheticCamera(mat, "yokir", seed=1, size=SMALL, degrade="clean")
+    cx, cy = mat.zone("trick").center_mm
+    w, _ = card_size_mm("yokir")
+    under, over = Placement("IA", (cx, cy)), Placement("SA", (cx + w / 2, cy))
+    _, truth = camera.render(Scene(mat, "yokir", (under, over)))
+    assert truth.cards[0].visible_fraction == pytest.approx(0.5, abs=0.03)
+    assert truth.cards[1].visible_fraction == 1.0
+    hand = HandPass.from_seat(mat, 0, (cx, cy), start_t=0.0, duration_s=1.0)
+    _, truth = camera.render(Scene(mat, "yokir", (under,), hand), t=0.5)
+    assert truth.occluded
+    assert truth.cards[0].visible_fraction < 0.5
+    _, truth = camera.render(Scene(mat, "yokir", (under,), hand), t=2.0)
+    assert not truth.occluded and truth.cards[0].visible_fraction == 1.0
+    # a card lying across the left edge of the picture is half in view
+    edge = cv2.perspectiveTransform(np.array([[[-0.5, SMALL[1] / 2]]]), np.linalg.inv(camera.homography))
+    off = Placement("PA", (float(edge[0, 0, 0]), cy))
+    _, truth = camera.render(Scene(mat, "yokir", (off,)))
+    assert truth.cards[0].visible_fraction == pytest.approx(0.5, abs=0.03)
+
+
+def test_face_down_cards_show_the_back():
+    mat = get_mat("yokir")
+    camera = SyntheticCamera(mat, "yokir", seed=1, size=SMALL, degrade="clean")
+    spot = mat.zone("trick").center_mm
+    up, _ = camera.render(Scene(mat, "yokir", (Placement("MT", spot),)))
+    down, truth = camera.render(Scene(mat, "yokir", (Placement("MT", spot, face_up=False),)))
+    assert not np.array_equal(up, down)
+    assert truth.cards[0].face_up is False and truth.cards[0].code == "MT"
+
+
+def test_each_degradation_changes_the_picture_on_its_own():
+    mat = get_mat("yokir")
+    scene = Scene(mat, "yokir", (Placement("MT", mat.zone("trick").center_mm),))
+    clean, _ = SyntheticCamera(mat, "yokir", seed=3, size=SMALL, degrade="clean").render(scene)
+    hard = Degradations.preset("hard")
+    for knob in Degradations.CAMERA_KNOBS:
+        image, _ = SyntheticCamera(mat, "yokir", seed=3, size=SMALL, degrade=hard.only(knob)).render(scene)
+        assert image.shape == clean.shape
+        assert not np.array_equal(image, clean), knob
+
+
+def test_degradations_parse_presets_and_knobs():
+    assert Degradations.parse("clean") == Degradations()
+    typical = Degradations.parse("typical")
+    assert 0 < typical.blur < 1 and typical.enabled == Degradations.KNOBS
+    assert Degradations.parse("clean,blur=0.5,hands=1").enabled == ("blur", "hands")
+    assert Degradations.preset("hard").only("noise") == Degradations(noise=1.0)
+    assert set(Degradations.CAMERA_KNOBS) | set(Degradations.SCENE_KNOBS) == set(Degradations.KNOBS)
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    (lambda: Degradations(blur=1.5), "degradation blur must be 0 (off) to 1 (strongest), got 1.5"),
+    (lambda: Degradations.parse("typical,fog=0.2"), "unknown degradation 'fog'"),
+    (lambda: Degradations.parse("noise=lots"), "degradation noise must be a number from 0 to 1, got 'lots'"),
+    (lambda: Degradations.preset("awful"), "unknown degradation preset 'awful'"),
+    (lambda: Degradations().only("fog"), "unknown degradation 'fog'"),
+    (lambda: SyntheticCamera(get_mat("yokir"), "yokir", size=(0, 10)), "16 to 8192 pixels a side, got 0x10"),
+    (lambda: SyntheticCamera(get_mat("yokir"), "ahyoheek"), "has no card art"),
+])
+def test_bad_settings_are_one_line_errors(make, words):
+    with pytest.raises(CompanionError) as err:
+        make()
+    assert words in str(err.value)
+
+
+def test_a_scene_must_be_on_the_cameras_mat_and_name_cards_by_code():
+    yokir = get_mat("yokir")
+    camera = SyntheticCamera(yokir, "yokir", size=SMALL, degrade="clean")
+    with pytest.raises(BadOption, match="looks at the Yokir mat"):
+        camera.render(Scene(get_mat("piktas"), "piktas"))
+    with pytest.raises(CompanionError, match="unknown card 'MX' in the Yokir deck; closest: "):
+        camera.render(Scene(yokir, "yokir", (Placement("MX", (100.0, 100.0)),)))
+    with pytest.raises(CompanionError, match="is a card name, not a code"):
+        camera.render(Scene(yokir, "yokir", (Placement("Master of Thought", (100.0, 100.0)),)))
+
+
+def test_hands_come_from_their_seat():
+    mat = get_mat("yokir")
+    target = mat.zone("trick").center_mm
+    w, h = mat.size_mm
+    assert HandPass.from_seat(mat, 0, target, 0.0).entry_mm[1] > h  # bottom seat: from below
+    assert HandPass.from_seat(mat, 1, target, 0.0).entry_mm[0] < 0  # left seat: from the left
+    assert HandPass.from_seat(mat, 2, target, 0.0).entry_mm[0] > w  # right seat: from the right
+    hand = HandPass.from_seat(mat, None, (w / 2, 30.0), 1.0, 2.0)
+    assert hand.entry_mm[1] < 0  # nearest edge: the top
+    assert hand.position(0.5) is None and hand.position(2.0) == pytest.approx((w / 2, 30.0))
+    with pytest.raises(BadOption, match="no seat 5"):
+        HandPass.from_seat(mat, 5, target, 0.0)
