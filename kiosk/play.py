@@ -1,0 +1,319 @@
+"""The play screen: the live camera view with the recognised cards, whose turn, the legal
+plays or the rule that limits them, the trick and its winner, the scores, the referee's
+last verdict in words, undo / redo / confirm, and a banner when the camera or the mat is
+lost.
+
+Everything shown comes from the session's `ViewModel` (`app.view`) and the engine's
+legal actions as `app.menu` labels them; this module only lays them out and turns seat
+numbers into names. Buttons call the app's verbs (`play_card`, `bid`, `pick`, `deal`,
+`count`, `choose`, `undo`, `redo`, `confirm`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.viewmodel import ViewModel
+from kiosk import theme
+from kiosk.choices import Choice, Count, Menu
+from kiosk.text import escape, name_seats, shorten
+from kiosk.widgets import CardButton, CardChip, Para, SeatChip, Tap
+
+
+def _name(players: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        return players[seat]
+    return "?"
+
+
+def trick_cards(view: ViewModel) -> tuple[list[tuple[int, str]], int | None, str]:
+    """The cards to show in the trick row: (seat, code) pairs, the winning seat (None
+    while the trick is open) and why it won. An empty trick shows the last one."""
+    if view.trick:
+        return [(int(p.get("seat", -1)), str(p.get("card", "?"))) for p in view.trick], None, ""
+    last = view.last_trick
+    if not isinstance(last, dict) or not last.get("cards"):
+        return [], None, ""
+    cards = last["cards"]
+    seats = last.get("seats") or []
+    pairs: list[tuple[int, str]] = []
+    for i, c in enumerate(cards):
+        if isinstance(c, dict):
+            pairs.append((int(c.get("seat", -1)), str(c.get("card", "?"))))
+        else:
+            pairs.append((int(seats[i]) if i < len(seats) else -1, str(c)))
+    winner = last.get("winner")
+    return pairs, winner if isinstance(winner, int) else None, str(last.get("why") or "")
+
+
+def table_facts(view: ViewModel) -> str:
+    """A line of the game's extras that players look up all the time (dealer, upcard,
+    pile, stock), from whichever of these keys the engine's view has."""
+    t, players = view.table or {}, view.players
+    facts = []
+    if isinstance(t.get("dealer"), int):
+        facts.append(f"Dealer: {_name(players, t['dealer'])}")
+    if t.get("upcard"):
+        state = f" ({name_seats(str(t['upcard_state']), players)})" if t.get("upcard_state") else ""
+        facts.append(f"Upcard: {t['upcard']}{state}")
+    if isinstance(t.get("target"), int):
+        facts.append(f"Playing to {t['target']}")
+    if isinstance(t.get("pile"), int):
+        facts.append(f"Pile: {t['pile']} cards")
+    if isinstance(t.get("stock"), int):
+        facts.append(f"Stock: {t['stock']} cards")
+    return " \u00B7 ".join(facts)
+
+
+#: A move the engine words at length (a whole Medieval Mastery tableau) is cut to this
+#: many characters on its button: three lines at most.
+CHOICE_CHARS = 120
+
+
+class ChoiceButton(Tap):
+    """A choice the engine offers, worded by it ("Accepts the upcard", "Passes")."""
+
+    choice: Choice | None = ObjectProperty(None, allownone=True, rebind=True)
+    index = NumericProperty(0)
+    words = StringProperty("")  # the choice's words as shown: seats named, cut to fit
+
+
+class PickButton(Tap):
+    """One seat's secret pick (Ahyoheek)."""
+
+    seat = NumericProperty(0)
+    item = StringProperty("")
+
+
+class PickRow(BoxLayout):
+    """A seat's pick buttons; once it has picked, a tick says so (never what)."""
+
+    seat = NumericProperty(0)
+    name = StringProperty("")
+    picked = BooleanProperty(False)
+
+
+class CountRow(BoxLayout):
+    """A number to choose (Yonac: how many cards to collect): - n + and the button."""
+
+    count: Count | None = ObjectProperty(None, allownone=True, rebind=True)
+    index = NumericProperty(0)
+    value = NumericProperty(1)
+    low = NumericProperty(1)
+    high = NumericProperty(1)
+
+    def bump(self, delta: int) -> None:
+        self.value = max(self.low, min(self.high, self.value + delta))
+
+
+class PlayScreen(Screen):
+    """The game in play, as the latest view model shows it."""
+
+    caption = StringProperty("")
+    facts = StringProperty("")
+    turn_text = StringProperty("")
+    turn_mark = ObjectProperty(theme.TURN_MARK, rebind=True)
+    limit_text = StringProperty("")
+    verdict_text = StringProperty("")
+    verdict_mark = ObjectProperty(theme.INFO, rebind=True)
+    trick_text = StringProperty("")
+    banner_text = StringProperty("")
+    banner_mark = ObjectProperty(theme.WARNING, rebind=True)
+    over = BooleanProperty(False)
+    awaiting = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    trick = ListProperty()  # (seat, code, owner, winner) for the chips, for tests
+
+    def on_kv_post(self, *_: Any) -> None:
+        app = App.get_running_app()
+        # One rebuild per frame at most, in the same frame as the change (-1: before drawing).
+        self._refresh = Clock.create_trigger(self._show, -1)
+        self._built: dict[str, Any] = {}  # what the lists show now, to rebuild only on change
+        app.bind(view=self._refresh, menu=self._refresh, camera_status=self._banner,
+                 camera_detail=self._banner, message=self._banner)
+        self.ids.scores_scroll.bind(width=self._fit_scores)
+        self._show()
+
+    # -- the picture ---------------------------------------------------------------------
+    def _show(self, *_: Any) -> None:
+        app = App.get_running_app()
+        view: ViewModel | None = app.view
+        if view is None:
+            return
+        players = view.players
+        phase = f" \u00B7 {escape(view.phase)}" if view.phase else ""
+        self.caption = f"[b]{escape(view.title)}[/b]{phase}"
+        trump = (view.table or {}).get("trump_name")
+        if trump:
+            self.caption += f" \u00B7 {escape(str(trump))} trump"
+        self.facts = escape(table_facts(view))
+        self.over = view.over
+        self.can_undo, self.can_redo = view.can_undo, view.can_redo
+        verdict = view.verdict
+        self.awaiting = bool(verdict and verdict.awaiting)
+        menu: Menu = app.menu
+        if view.over:
+            who = " and ".join(_name(players, w) for w in view.winners) or "Nobody"
+            self.turn_mark = theme.WINNER
+            self.turn_text = f"{escape(who)} {'win' if len(view.winners) > 1 else 'wins'}"
+            self.limit_text = escape(name_seats(view.next, players))
+        elif view.turn is not None and len(menu.seats) <= 1 and not menu.chance:
+            self.turn_mark = theme.TURN_MARK
+            self.turn_text = f"{escape(_name(players, view.turn))}'s turn"
+            self.limit_text = escape(name_seats(view.limit or shorten(view.next, 140), players))
+        else:
+            self.turn_mark = theme.INFO
+            self.turn_text = "Everybody" if len(menu.seats) > 1 else (menu.chance or "Next")
+            self.limit_text = escape(name_seats(shorten(view.next, 140), players))
+        if verdict is not None:
+            self.verdict_mark = theme.verdict_mark(verdict.ok, verdict.awaiting)
+            text = name_seats(verdict.text, players)
+            if not verdict.ok and verdict.rule and "rule" not in text.lower():
+                text += f" (Rule: {name_seats(verdict.rule, players)}.)"
+            self.verdict_text = escape(text)
+        else:
+            self.verdict_mark = theme.INFO
+            self.verdict_text = escape(name_seats(view.next, players))
+        self._scores(view, len(menu.seats) > 1)
+        self._trick(view)
+        self._choices(view, menu)
+        self._banner()
+
+    def _scores(self, view: ViewModel, simultaneous: bool) -> None:
+        """The score strip: the chips are kept and updated (only a new game makes new ones).
+        When every seat chooses at once (Ahyoheek), no seat is marked as the one to act."""
+        box = self.ids.scores
+        chips = list(reversed(box.children))
+        if len(chips) != len(view.players):
+            box.clear_widgets()
+            chips = [SeatChip(seat=seat) for seat in range(len(view.players))]
+            for chip in chips:
+                box.add_widget(chip)
+            self._fit_scores()
+        out = set((view.table or {}).get("eliminated") or ())
+        for seat, (chip, name) in enumerate(zip(chips, view.players, strict=True)):
+            chip.name = name
+            chip.score = str(view.scores[seat]) if seat < len(view.scores) else ""
+            chip.turn = view.turn == seat and not view.over and not simultaneous
+            chip.winner = seat in view.winners
+            chip.out = seat in out
+
+    def _fit_scores(self, *_: Any) -> None:
+        """The seats share the strip's width; past about seven they scroll sideways."""
+        chips = self.ids.scores.children
+        if not chips:
+            return
+        gap = dp(6)
+        width = max(dp(104), (self.ids.scores_scroll.width - gap * (len(chips) - 1)) / len(chips))
+        for chip in chips:
+            chip.width = width
+
+    def _trick(self, view: ViewModel) -> None:
+        pairs, winner, _why = trick_cards(view)
+        rows = [(seat, code, _name(view.players, seat), winner is not None and seat == winner)
+                for seat, code in pairs]
+        if rows != self.trick:
+            box = self.ids.trick
+            box.clear_widgets()
+            for seat, code, owner, won in rows:
+                box.add_widget(CardChip(code=code, owner=owner, seat=max(seat, 0), winner=won))
+            self.trick = rows
+        if winner is not None:
+            self.trick_text = (f"Last trick: {theme.symbol(theme.STAR)} "
+                               f"{escape(_name(view.players, winner))}")
+        else:
+            self.trick_text = "This trick" if pairs else ""
+
+    def _choices(self, view: ViewModel, menu: Menu) -> None:
+        picked = tuple((view.table or {}).get("picked") or ())
+        key = (view.game, view.over, menu, picked, tuple(view.players))
+        if self._built.get("choices") == key:
+            return
+        self._built["choices"] = key
+        box = self.ids.choices
+        box.clear_widgets()
+        app = App.get_running_app()
+        if view.over:
+            row = BoxLayout(size_hint_y=None, height=dp(theme.TARGET), spacing=dp(theme.GAP))
+            row.add_widget(Tap(text="New game", tint=theme.GREEN,
+                               on_release=lambda *_: app.choose_game(view.game)))
+            row.add_widget(Tap(text="Home", on_release=lambda *_: app.end_game()))
+            box.add_widget(row)
+            return
+        if menu.chance:
+            box.add_widget(Tap(text=f"{menu.chance} on screen", tint=theme.GREEN,
+                               size_hint_y=None, height=dp(theme.TARGET),
+                               on_release=lambda *_: app.deal()))
+            box.add_widget(Para(text="The companion shuffles and deals, and every hand is shown "
+                                     "on screen (open hands, for learning).",
+                                font_size=sp(theme.SMALL), color=theme.TEXT_DIM))
+            return
+        if len(menu.seats) > 1:
+            for seat in menu.seats:
+                row = PickRow(seat=seat, name=_name(view.players, seat), picked=seat in picked)
+                for choice in menu.for_seat(seat):
+                    row.ids.buttons.add_widget(PickButton(seat=seat, item=choice.label))
+                box.add_widget(row)
+            return
+        cards = [c for c in menu.choices if c.kind == "card"]
+        if cards:
+            grid = GridLayout(cols=4, spacing=dp(theme.GAP), size_hint_y=None,
+                              row_default_height=dp(76), row_force_default=True,
+                              col_force_default=True)
+            grid.bind(minimum_height=grid.setter("height"),
+                      width=lambda g, w: setattr(g, "col_default_width", (w - 3 * g.spacing[0]) / 4))
+            for c in cards:
+                grid.add_widget(CardButton(code=c.label, detail=c.detail))
+            box.add_widget(grid)
+        for i, c in enumerate(menu.choices):
+            if c.kind != "card":
+                words = shorten(name_seats(c.detail, view.players), CHOICE_CHARS)
+                box.add_widget(ChoiceButton(choice=c, index=i, words=escape(words)))
+        for i, count in enumerate(menu.counts):
+            box.add_widget(CountRow(count=count, index=i, low=count.values[0], high=count.values[-1],
+                                    value=count.values[0]))
+        if menu.note:
+            box.add_widget(Para(text=escape(menu.note), color=theme.TEXT_DIM))
+
+    def _banner(self, *_: Any) -> None:
+        app = App.get_running_app()
+        view = app.view
+        if app.message:
+            self.banner_mark = theme.ILLEGAL
+            self.banner_text = escape(app.message)
+        elif view is not None and view.camera != "ok" and app.camera_status != "off":
+            self.banner_mark = theme.camera_mark(view.camera)
+            what = "Camera lost" if view.camera == "no camera" else "Mat lost"
+            detail = f" ({app.camera_detail})" if app.camera_detail else ""
+            self.banner_text = escape(f"{what}: enter plays by touch{detail}")
+        else:
+            self.banner_text = ""
+
+    # -- for tests and the screenshot tool ---------------------------------------------
+    def buttons(self, cls: type | None = None) -> list[Any]:
+        """The buttons in the choices area (of class `cls`), in screen order."""
+        found: list[Any] = []
+
+        def walk(w: Any) -> None:
+            for child in reversed(w.children):
+                if isinstance(child, Tap) and (cls is None or isinstance(child, cls)):
+                    found.append(child)
+                walk(child)
+        walk(self.ids.choices)
+        return found

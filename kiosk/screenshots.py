@@ -1,0 +1,216 @@
+"""Screenshots of every kiosk screen, for the README and docs/kiosk.md.
+
+    python -m kiosk.screenshots OUTDIR [--size 800x480] [--source SOURCE]
+
+(`make screenshots` runs it under a virtual display into docs/screenshots/.) It builds
+the app with a temporary store and settings, plays real games through real sessions to
+get there (nothing on a screenshot is mocked up), drives each screen to a typical state
+and writes one PNG per screen: home, setup, play (mid-Yokir trick, after a verdict),
+play-illegal (a revoke the referee caught, waiting for confirm or undo), history, rules
+and settings (calibration by tapping the table's corners).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+NAMES = ("Ann", "Bea", "Cleo", "Dev")
+SCREENS = ("home", "setup", "play", "play-illegal", "history", "rules", "settings")
+
+
+def pump(frames: int = 4) -> None:
+    """Run `frames` frames of Kivy's loop (clock, layout, drawing)."""
+    from kivy.base import EventLoop
+
+    for _ in range(frames):
+        EventLoop.idle()
+
+
+def save_window(path: Path) -> Path:
+    """The window as it is drawn now, as a PNG at exactly `path`."""
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+    from PIL import Image
+
+    pump(6)
+    Window.dispatch("on_draw")
+    w, h = (int(v) for v in Window.size)
+    data = glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE)
+    image = Image.frombytes("RGB", (w, h), data).transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path)
+    return path
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Run the loop until `condition()` holds or `seconds` pass (the camera thread's
+    first frame takes real time; everything else is clock frames)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        pump(1)
+    return condition()
+
+
+def history_games(store: Any) -> None:
+    """A few finished games played by bots through real sessions (for history, ratings)."""
+    from companion.session import Session
+
+    rng = random.Random(11)
+    for game, names, options in (("ahyoheek", NAMES[:3], {}), ("yokir", NAMES[:3], {"target": 2}),
+                                 ("ahyoheek", NAMES, {}), ("yonac", NAMES, {})):
+        session = Session.start(store, game, list(names), **options)
+        while not session.view().over:
+            session.step_bot(rng)
+
+
+def mid_yokir_trick(app: Any) -> None:
+    """Start Yokir on screen, deal, bid and play into the second trick by touch verbs."""
+    app.choose_game("yokir")
+    setup = app.screen("setup")
+    setup.set_dealer(2)
+    app.start_game(setup.seated(), dict(setup.values), setup.dealer)
+    pump()
+    app.deal()
+    pump()
+    guard = 0
+    while guard < 40 and not (app.view.trick and len(app.view.trick) == 2 and app.view.last_trick):
+        guard += 1
+        menu = app.menu
+        if menu.chance:
+            app.deal()
+        elif menu.choices:
+            bids = [c for c in menu.choices if c.kind == "word"]
+            if bids:
+                pick = next((c for c in bids if c.label == "accept"), bids[-1])
+                app.bid(pick.label)
+            else:
+                app.play_card(menu.choices[-1].label)
+        pump(2)
+
+
+def a_revoke(app: Any) -> bool:
+    """The camera reports a card the seat to act may not play (it must follow suit): the
+    referee rejects it and waits for confirm or undo. True if one was found."""
+    from companion.games import Action
+
+    state = app.session.state()
+    seat = state.current_player()
+    legal = {a.get("card") for a in state.legal_actions()}
+    hand = (state.hands[seat] or []) if hasattr(state, "hands") else []
+    wrong = [c for c in hand if c not in legal]
+    if not wrong:
+        return False
+    app.session.act(Action.make("play", seat, card=wrong[0]), source="vision")
+    pump(3)
+    return True
+
+
+def capture_all(app: Any, outdir: Path) -> list[Path]:
+    """Drive `app` (built and started) through every screen and write the PNGs."""
+    outdir = Path(outdir)
+    written = []
+    history_games(app.store)
+    app.refresh_players()
+    app.go_home()
+    written.append(save_window(outdir / "home.png"))
+
+    app.choose_game("yonac")
+    setup = app.screen("setup")
+    setup.change_players(1)
+    setup.set_option("jokers", True)
+    written.append(save_window(outdir / "setup.png"))
+
+    mid_yokir_trick(app)
+    if app.camera_source != "none":
+        wait_for(lambda: app.shot is not None and len(app.shot.annotations) > 0, 20.0)
+    written.append(save_window(outdir / "play.png"))
+
+    tries = 0
+    while not a_revoke(app) and tries < 10:
+        tries += 1
+        menu = app.menu
+        if menu.chance:
+            app.deal()
+        elif menu.choices:
+            app.act(menu.choices[0].action)
+        pump(2)
+    written.append(save_window(outdir / "play-illegal.png"))
+    app.undo()
+    pump(2)
+
+    app.open_history()
+    written.append(save_window(outdir / "history.png"))
+
+    app.open_rules("yokir")
+    written.append(save_window(outdir / "rules.png"))
+
+    app.open_settings()
+    settings = app.screen("settings")
+    settings.show_tab("calibrate")
+    if app.camera_source != "none":
+        wait_for(lambda: app.shot is not None, 10.0)
+    for x, y in ((0.08, 0.1), (0.93, 0.08), (0.95, 0.9), (0.06, 0.92)):
+        app.add_corner(x, y)
+    written.append(save_window(outdir / "settings.png"))
+    settings.show_tab("camera")
+    app.go_home()
+    return written
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, h = (int(v) for v in text.lower().split("x"))
+    return w, h
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m kiosk.screenshots",
+                                     description="Screenshots of every kiosk screen.")
+    parser.add_argument("outdir", type=Path, help="where the PNGs go (docs/screenshots)")
+    parser.add_argument("--size", type=_size, default=(800, 480), metavar="WxH")
+    parser.add_argument("--source", default="synthetic",
+                        help="camera source for the play and settings screens (default synthetic)")
+    args = parser.parse_args(argv)
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        print("kiosk.screenshots: no display; run it under xvfb-run (make screenshots does)",
+              file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="kiosk-screenshots-") as tmp:
+        os.environ["KIVY_HOME"] = str(Path(tmp) / "kivy")
+        os.environ["COMPANION_DATA_DIR"] = str(Path(tmp) / "data")
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+        from kiosk.boot import configure
+
+        configure(args.size)
+        from kivy.base import EventLoop
+
+        from companion.storage import Store
+        from kiosk.app import CompanionApp
+
+        store = Store(Path(tmp) / "companion.db")
+        app = CompanionApp(store, source=args.source, panel="keyboard", seed=5,
+                           prefs_path=Path(tmp) / "data" / "kiosk.json")
+        app._run_prepare()
+        EventLoop.start()
+        try:
+            pump()
+            for path in capture_all(app, args.outdir):
+                print(path)
+        finally:
+            app.stop()
+            pump(2)
+            store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""Widgets shared by the screens: text that wraps, big touch buttons, status badges, seat
+and card chips, and the camera view. Their look is in widgets.kv; here are the
+properties they expose and the little drawing code kv cannot express.
+
+Widgets only show what they are given (a seat's name and score, a card's code, a mark);
+they decide nothing about a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.widget import Widget
+
+from kiosk import theme
+from kiosk.camera import Shot
+
+
+class Text(Label):
+    """A label that fills its box, wraps, and is never smaller than body text."""
+
+
+class Para(Label):
+    """A paragraph: wraps to its width and grows to its text's height."""
+
+
+class Glyph(Label):
+    """A status glyph in the symbol font."""
+
+
+class Tap(Button):
+    """A big flat touch button. `tint` is its colour at rest."""
+
+    tint = ListProperty(theme.BUTTON)
+
+
+class Toggle(ToggleButton):
+    """A big toggle: a tick in front of the text says it is on (never colour alone)."""
+
+    caption = StringProperty("")
+
+
+class Badge(BoxLayout):
+    """A status mark: colour, glyph and word together (see theme.Mark)."""
+
+    mark = ObjectProperty(theme.INFO, rebind=True)
+    word = StringProperty("")  # overrides the mark's own word when set
+
+
+class SeatChip(BoxLayout):
+    """One seat in the score strip: number, name, score, and marks for the seat to act
+    (a play triangle) and the winners (a star)."""
+
+    seat = NumericProperty(0)
+    name = StringProperty("")
+    score = StringProperty("")
+    turn = BooleanProperty(False)
+    winner = BooleanProperty(False)
+    out = BooleanProperty(False)
+
+
+class CardChip(BoxLayout):
+    """A card on the table: its code, who played it, and a star when it wins."""
+
+    code = StringProperty("")
+    owner = StringProperty("")
+    seat = NumericProperty(0)
+    winner = BooleanProperty(False)
+
+
+class CardButton(Tap):
+    """A card the seat to act may play: the code large, its name small."""
+
+    code = StringProperty("")
+    detail = StringProperty("")
+
+
+class CameraView(Widget):
+    """The live camera image, fitted into the widget (letterboxed, aspect kept), with
+    the recognised cards outlined and labelled: a solid outline and the code for a card
+    the tracker counts, a dashed outline for one still settling, "?" for one it cannot
+    name (the outline style carries the meaning, not its colour alone).
+
+    `corners` (fractions of the image) are drawn as numbered points; with `tappable`
+    on, a touch on the image dispatches on_tap(x, y) in image fractions (x right, y down).
+    """
+
+    shot: Shot | None = ObjectProperty(None, allownone=True, rebind=True)
+    corners = ListProperty()
+    tappable = BooleanProperty(False)
+    frame_rect = ListProperty([0, 0, 0, 0])  # where the image is drawn: x, y, w, h
+
+    __events__ = ("on_tap",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._texture: Texture | None = None
+        self._labels: dict[str, Texture] = {}
+        self.bind(shot=self._redraw, size=self._redraw, pos=self._redraw, corners=self._redraw)
+
+    def _upload(self, shot: Shot) -> Texture:
+        w, h = shot.size
+        tex = self._texture
+        if tex is None or tuple(tex.size) != (w, h):
+            tex = Texture.create(size=(w, h), colorfmt="rgb")
+            tex.flip_vertical()
+            self._texture = tex
+        tex.blit_buffer(shot.image.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        return tex
+
+    def _label(self, text: str) -> Texture:
+        if text not in self._labels:
+            core = CoreLabel(text=text, font_size=theme.BODY, bold=True, color=theme.DARK_TEXT)
+            core.refresh()
+            self._labels[text] = core.texture
+        return self._labels[text]
+
+    def _redraw(self, *_: Any) -> None:
+        self.canvas.after.clear()
+        shot = self.shot
+        if shot is None:
+            self.frame_rect = [0, 0, 0, 0]
+            return
+        tex = self._upload(shot)
+        iw, ih = shot.size
+        scale = min(self.width / iw, self.height / ih) if iw and ih else 0
+        w, h = iw * scale, ih * scale
+        x0, y0 = self.x + (self.width - w) / 2, self.y + (self.height - h) / 2
+        self.frame_rect = [x0, y0, w, h]
+
+        def to_screen(px: float, py: float) -> tuple[float, float]:
+            return x0 + px * scale, y0 + h - py * scale
+
+        with self.canvas.after:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=tex, pos=(x0, y0), size=(w, h))
+            for a in shot.annotations:
+                pts = [c for p in a.points for c in to_screen(*p)]
+                colour = {"stable": theme.GREEN, "tentative": theme.SKY}.get(a.state, theme.ORANGE)
+                Color(*colour)
+                if a.state == "tentative":
+                    Line(points=pts, close=True, width=1, dash_length=6, dash_offset=4)
+                else:
+                    Line(points=pts, close=True, width=2.5 if a.state == "stable" else 1.5)
+                label = self._label(a.label if a.state != "unknown" else "?")
+                lx = min(pts[0::2]) if pts else x0
+                ly = max(pts[1::2]) if pts else y0
+                Color(*colour)
+                Rectangle(pos=(lx, ly), size=(label.width + 8, label.height))
+                Color(1, 1, 1, 1)
+                Rectangle(texture=label, pos=(lx + 4, ly), size=label.size)
+            for i, (fx, fy) in enumerate(self.corners):
+                cx, cy = x0 + fx * w, y0 + h - fy * h
+                Color(*theme.YELLOW)
+                Line(circle=(cx, cy, 14), width=3)
+                Line(points=[cx - 20, cy, cx + 20, cy], width=1.5)
+                Line(points=[cx, cy - 20, cx, cy + 20], width=1.5)
+                label = self._label(str(i + 1))
+                # the number goes inwards, so corners near the picture's edge keep it
+                lx = cx + 12 if fx < 0.5 else cx - 20 - label.width
+                ly = cy - 8 - label.height if fy < 0.5 else cy + 8
+                Rectangle(pos=(lx, ly), size=(label.width + 8, label.height))
+                Color(1, 1, 1, 1)
+                Rectangle(texture=label, pos=(lx + 4, ly), size=label.size)
+            if len(self.corners) > 1:
+                Color(*theme.YELLOW)
+                pts = [c for fx, fy in self.corners for c in (x0 + fx * w, y0 + h - fy * h)]
+                Line(points=pts, close=len(self.corners) == 4, width=1.5, dash_length=8, dash_offset=6)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.tappable or not self.collide_point(*touch.pos):
+            return super().on_touch_down(touch)
+        x0, y0, w, h = self.frame_rect
+        if w <= 0 or h <= 0 or not (x0 <= touch.x <= x0 + w and y0 <= touch.y <= y0 + h):
+            return super().on_touch_down(touch)
+        self.dispatch("on_tap", (touch.x - x0) / w, 1.0 - (touch.y - y0) / h)
+        return True
+
+    def on_tap(self, x: float, y: float) -> None:
+        """A tap on the image at (x, y), fractions of the image."""
