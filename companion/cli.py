@@ -67,13 +67,20 @@ def _missing(parser: argparse.ArgumentParser) -> int:
     raise UsageError(f"{parser.prog}: say which one ({parser.format_usage().strip()})")
 
 
+# The order `companion --help` lists commands in: the main jobs first, then the games'
+# own commands, then decks, vision and hardware. Modules not named here come last.
+ORDER = ("demo", "kiosk", "play", "session", "yokir", "medieval_mastery", "piktas", "ahyoheek",
+         "yonac", "cards", "deck", "deck_learn", "mat", "recognize", "panel")
+
+
 def build() -> CLI:
     import companion.commands as pkg
 
     cli = CLI()
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{pkg.__name__}.{info.name}").register(cli)
+    names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
+    names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+    for name in names:
+        importlib.import_module(f"{pkg.__name__}.{name}").register(cli)
     return cli
 
 
