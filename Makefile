@@ -44,7 +44,7 @@ sysdeps:
 	    echo "Install them with: sudo apt-get install$$missing"; exit 1; fi; fi
 
 demo: $(STAMP)
-	$(BIN)/companion play yokir --seed 1
+	$(BIN)/companion demo
 
 test: $(STAMP) sysdeps
 	$(BIN)/ruff check .

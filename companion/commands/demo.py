@@ -1,0 +1,91 @@
+"""`companion demo`: the product end to end with nothing faked past the camera.
+
+Bots play a seeded game; the synthetic table renders it frame by frame; the real
+recognition reads the cards; the session referees them with the engine; the scores come
+out and must equal the full-information game's (docs/demo.md). With a display the kiosk
+shows the play screen while the demo plays at a watchable pace; headless (or with
+--headless) every verdict is printed with a progress bar. A mismatch prints the first
+event where recognition and truth parted and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from companion.demo.console import Console, scores_words, step_line
+from companion.demo.director import DemoResult, StepReport
+from companion.demo.errors import DemoMismatch
+from companion.demo.run import DEMO_GAMES, demo_game, run_demo
+from companion.games import get_game
+from companion.session import Session
+
+
+def run(args: argparse.Namespace) -> int:
+    demo_game(args.game)  # an unknown game is a usage error before any window opens
+    if not args.headless:
+        from companion.demo.kiosk import kiosk_available, run_kiosk
+
+        if kiosk_available():
+            return run_kiosk(args.game, args.seed, record=args.record)
+    return run_headless(args.game, args.seed, record=args.record)
+
+
+def run_headless(game: str, seed: int | None, *, record: Path | None = None,
+                 console: Console | None = None) -> int:
+    """Play the demo printing every verdict; 0 when the scores match, 1 when they part."""
+    spec = demo_game(game)
+    seed = spec.seed if seed is None else seed
+    out = console or Console()
+    title = get_game(spec.name).title
+    names: list[str] = []
+
+    def started(session: Session) -> None:
+        names.extend(session.players)
+        seats = ", ".join(f"seat {i} {n}" for i, n in enumerate(session.players))
+        out.line(f"{title} demo, seed {seed}: bots play ({seats}); the synthetic table renders "
+                 f"the cards, the recognition reads them, the referee judges.")
+
+    def step(report: StepReport) -> None:
+        text = report.verdict.text if report.verdict else ", ".join(report.words)
+        out.line(step_line(report.step.number, report.source, text))
+
+    begun = time.perf_counter()
+    try:
+        result = run_demo(spec.name, seed, on_step=step, on_progress=out.progress, on_session=started,
+                          record=record)
+    except DemoMismatch as exc:
+        out.close()
+        print(f"DEMO FAILED: {exc}", file=sys.stderr)
+        return 1
+    out.close()
+    out.line(summary(result, names, time.perf_counter() - begun))
+    if record is not None:
+        out.line(f"Recorded the annotated frames and events.jsonl in {record}")
+    return 0
+
+
+def summary(result: DemoResult, names: list[str], seconds: float) -> str:
+    """The closing lines: the scores, and what it took."""
+    inputs = ", ".join(f"{n} {src}" for src, n in sorted(result.sources.items()))
+    frames = (f"; {result.frames} frames rendered and recognised, {result.observations} "
+              f"observations" if result.frames else "")
+    who = " and ".join(f"seat {w} ({names[w]})" for w in result.winners) or "nobody"
+    return (f"Scores match the full-information game: {scores_words(names, result.scores)}. "
+            f"Winner: {who}.\n{result.events} events ({inputs}){frames}; {seconds:.1f} s.")
+
+
+def register(cli) -> None:
+    games = ", ".join(DEMO_GAMES)
+    p = cli.command("demo", "watch a seeded bot game at the synthetic table: camera, recognition, "
+                    "referee and scores, checked against the full-information game", run)
+    p.add_argument("--game", default="yokir", metavar="GAME",
+                   help=f"the game to play: {games} (default yokir)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="random seed of the game (default: each game's demo seed)")
+    p.add_argument("--headless", action="store_true",
+                   help="print the game instead of opening the kiosk (the default without a display)")
+    p.add_argument("--record", type=Path, default=None, metavar="DIR",
+                   help="write annotated frames and the event log (events.jsonl) into DIR")

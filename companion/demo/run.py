@@ -1,0 +1,125 @@
+"""Wiring one demo: the true game, a session in a store, the stager, the camera or the
+panel, and the console or the recorder listening (`run_demo`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.adapters import register_all
+from companion.demo.director import Camera, DemoResult, Director, Pace, StepReport
+
+if TYPE_CHECKING:
+    from companion.demo.camera import FrameSink
+from companion.demo.errors import DemoError
+from companion.demo.script import Script
+from companion.demo.stages import STAGERS, Zones, stager_for
+from companion.games import get_game, make_game
+from companion.session import Session
+from companion.storage import MEMORY, Store
+
+NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim")
+
+
+@dataclass(frozen=True)
+class DemoGame:
+    """A game the demo plays, with its default seed, options and players: chosen so that a
+    whole game shows the game's moves (Yokir seed 23 has round-2 bidding) and still ends
+    in well under a minute."""
+
+    name: str
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    players: int | None = None
+
+
+DEMO_GAMES: dict[str, DemoGame] = {g.name: g for g in (
+    DemoGame("yokir", 23),
+    DemoGame("yonac", 3),
+    DemoGame("ahyoheek", 1),
+    DemoGame("piktas", 21, players=4),
+    DemoGame("medieval-mastery", 24, players=4),
+)}
+
+
+def demo_games() -> tuple[str, ...]:
+    """The games `companion demo --game` accepts."""
+    return tuple(g for g in DEMO_GAMES if g in STAGERS)
+
+
+def demo_game(name: str) -> DemoGame:
+    key = get_game(name).name
+    if key not in DEMO_GAMES or key not in STAGERS:
+        raise DemoError(f"the demo plays {', '.join(demo_games())}, not {key}")
+    return DEMO_GAMES[key]
+
+
+def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str, Any] | None = None,
+             players: int | None = None, store: Store | None = None, pace: Pace | None = None,
+             camera: Callable[..., Camera] | None = None,
+             on_step: Callable[[StepReport], None] | None = None,
+             on_progress: Callable[[int, int], None] | None = None,
+             on_session: Callable[[Session], None] | None = None,
+             record: Path | None = None, frames: FrameSink | None = None,
+             stop: Callable[[], bool] | None = None) -> DemoResult:
+    """Play one seeded game through the table and check it against the full-information
+    game; DemoMismatch at the first event where they part.
+
+    `options` and `players` default to the demo's choice for the game; `camera(mat, deck,
+    seed, capacities=..., sinks=...)` makes the camera (default: the synthetic table and
+    the real recognition); `record` is a folder for annotated frames and the event logs;
+    `frames` also gets every frame (the kiosk's camera view); `stop()` true ends the demo
+    between two moves (DemoStopped)."""
+    register_all()
+    spec = demo_game(game)
+    seed = spec.seed if seed is None else seed
+    engine = make_game(spec.name, players or spec.players, **(spec.options if options is None else options))
+    script = Script.of(engine, seed)
+    own_store = store is None
+    store = store if store is not None else Store(MEMORY)
+    session = Session.start(store, engine.name, list(NAMES[:engine.players]), **engine.options)
+    if on_session:
+        on_session(session)
+    cam: Camera | None = None
+    buttons = None
+    recorder = None
+    try:
+        stager = stager_for(engine.name, Zones(()), engine.players)
+        if stager.uses_camera:
+            from companion.demo.camera import SyntheticTable, mat_zones
+
+            mat, zones = mat_zones(engine.name, engine.players)
+            stager = stager_for(engine.name, zones, engine.players)
+            if record is not None:
+                from companion.demo.record import Recorder
+
+                recorder = Recorder(record, mat)
+            capacities = {z.name: stager.capacity(z) for z in zones.all}
+            make = camera or SyntheticTable
+            sinks = [s for s in (recorder, frames) if s is not None]
+            cam = make(mat, str(engine.deck), seed, capacities=capacities, sinks=sinks)
+        else:
+            from companion.demo.panel import MockPanel
+
+            buttons = MockPanel(session)
+        director = Director(script, session, stager, cam, buttons, pace or Pace(),
+                            on_step=on_step, on_progress=on_progress, stop=stop)
+        try:
+            return director.run()
+        finally:
+            if record is not None:
+                from companion.demo.record import write_logs
+
+                write_logs(record, store, session.game_id, script.log)
+            if recorder is not None:
+                recorder.close()
+    finally:
+        if buttons is not None:
+            buttons.close()
+        close = getattr(cam, "close", None)
+        if callable(close):
+            close()
+        if own_store:
+            store.close()
