@@ -19,7 +19,8 @@ def test_unit_restarts_logs_and_runs_unprivileged():
     assert "@" not in unit.replace("getty@tty1", "")
     assert "Restart=always" in unit and "StandardOutput=journal" in unit
     assert "User=pi" in unit and "SupplementaryGroups=video render input gpio" in unit
-    assert f"ExecStart={ROOT}/.venv/bin/companion kiosk --fullscreen" in unit
+    assert f"ExecStart={ROOT}/.venv/bin/companion kiosk --fullscreen --source picamera2 " \
+        f"--pins {ROOT}/hardware/default_pins.toml" in unit
     assert "WantedBy=multi-user.target" in unit
 
 
