@@ -1,0 +1,172 @@
+"""Card detection on small drawn tables: uneven light, glare, touching and covered cards."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.art import render_card
+from vision.detect import (
+    background,
+    card_scale,
+    find_cards,
+    masks,
+    occluders,
+    order_quad,
+    signed_area,
+    snap_quad,
+)
+
+PPM = 1.25  # px/mm of the drawn tables, as the top-down view the pipeline detects in
+SIZE = (63.0, 88.0)
+CARD_PX = (SIZE[0] * PPM, SIZE[1] * PPM)
+ASPECT = SIZE[1] / SIZE[0]
+
+
+def table(w: int = 420, h: int = 320, light: float = 0.0, seed: int = 0) -> np.ndarray:
+    """A green felt with a weave, lit from one side when `light` > 0."""
+    rng = np.random.default_rng(seed)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = (62, 96, 34)
+    img += rng.normal(0, 4, (h, w, 1))
+    if light:
+        img *= (1 - light) + light * np.linspace(0.2, 1.3, w)[None, :, None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def put(img: np.ndarray, code: str, centre: tuple[float, float], angle: float, deck: str = "standard",
+        ppm: float = PPM) -> np.ndarray:
+    """Lay a card on the image; return its true corners clockwise from its top-left."""
+    card = render_card(deck, code, 6.0)
+    ch, cw = card.shape[:2]
+    s = ppm / 6.0
+    M = cv2.getRotationMatrix2D((cw / 2, ch / 2), -angle, s)
+    M[:, 2] += np.array(centre) - np.array([cw / 2, ch / 2])
+    h, w = img.shape[:2]
+    face = cv2.warpAffine(card, M, (w, h), flags=cv2.INTER_AREA)
+    alpha = cv2.warpAffine(np.full((ch, cw), 255, np.uint8), M, (w, h), flags=cv2.INTER_AREA)
+    a = alpha.astype(np.float32)[..., None] / 255
+    img[:] = (face * a + img * (1 - a)).astype(np.uint8)
+    edges = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64) - 0.5  # pixel centres are whole
+    return edges @ M[:, :2].T + M[:, 2]
+
+
+def grey(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+
+
+def nearest(quads, corners) -> np.ndarray:
+    """The detected quad whose centre is nearest the true card's, its corners matched up."""
+    c = corners.mean(axis=0)
+    q = min(quads, key=lambda x: np.linalg.norm(x.center - c))
+    best = min((q.corners[[(i + k) % 4 for i in range(4)]] for k in range(4)),
+               key=lambda r: np.abs(r - corners).max())
+    return best
+
+
+def test_a_lone_card_has_sub_pixel_corners_under_uneven_light():
+    img = table(light=0.7)
+    truth = put(img, "7H", (210, 160), 17)
+    quads = find_cards(grey(img), ASPECT, CARD_PX)
+    assert len(quads) == 1 and quads[0].complete
+    assert np.abs(nearest(quads, truth) - truth).max() < 1.0
+
+
+def test_corners_run_clockwise_from_a_short_side():
+    img = table()
+    put(img, "KS", (210, 160), 100)
+    quad = find_cards(grey(img), ASPECT, CARD_PX)[0].corners
+    assert signed_area(quad) > 0
+    sides = np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1)
+    assert sides[0] < sides[1] and sides[2] < sides[3]
+
+
+def test_glare_and_printed_lines_are_not_cards():
+    img = table()
+    cv2.circle(img, (90, 90), 38, (255, 255, 255), -1)  # a glare spot
+    cv2.rectangle(img, (230, 60), (230 + int(CARD_PX[0]), 60 + int(CARD_PX[1])), (200, 220, 200), 1)
+    img = cv2.GaussianBlur(img, (5, 5), 0)  # the spot's edge fades like glare does
+    assert find_cards(grey(img), ASPECT, CARD_PX) == []
+
+
+def test_touching_cards_are_two_cards():
+    img = table()
+    left = put(img, "AS", (170, 160), 0)
+    right = put(img, "AD", (170 + CARD_PX[0], 160), 0)
+    quads = find_cards(grey(img), ASPECT, CARD_PX)
+    assert len(quads) == 2
+    for truth in (left, right):
+        assert np.abs(nearest(quads, truth) - truth).max() < 2.5
+
+
+def test_a_card_partly_under_another_is_found_with_its_hidden_corners_inferred():
+    img = table()
+    under = put(img, "9C", (180, 150), 10)
+    over = put(img, "QH", (235, 190), 55)
+    quads = find_cards(grey(img), ASPECT, CARD_PX)
+    assert len(quads) == 2
+    lower = min(quads, key=lambda q: np.linalg.norm(q.center - under.mean(axis=0)))
+    assert not lower.complete and any(lower.seen)
+    assert np.abs(nearest(quads, under) - under).max() < 3.0
+    assert np.abs(nearest(quads, over) - over).max() < 2.0
+
+
+def test_without_a_known_size_whole_cards_give_the_scale():
+    img = table(520, 380)
+    put(img, "2S", (120, 130), 5)
+    put(img, "8D", (300, 220), -30)
+    quads = find_cards(grey(img), ASPECT)
+    assert len(quads) == 2
+    assert card_scale(quads, SIZE) == pytest.approx(PPM, rel=0.03)
+
+
+def test_square_cards_are_found_too():
+    img = table()
+    truth = put(img, "raven", (210, 160), 30, deck="piktas")
+    quads = find_cards(grey(img), 1.0, (76 * PPM, 76 * PPM))
+    assert len(quads) == 1
+    assert np.abs(nearest(quads, truth) - truth).max() < 1.0
+
+
+def test_a_hand_is_an_occluder_and_a_card_is_not():
+    img = table()
+    put(img, "5S", (120, 160), 0)
+    cv2.ellipse(img, (300, 170), (70, 45), 30, 0, 360, (128, 160, 206), -1)  # skin
+    g = grey(img)
+    found = masks(g, CARD_PX[0])
+    quads = find_cards(g, ASPECT, CARD_PX, found=found)
+    occ = occluders(found, quads, 0.15 * CARD_PX[0] * CARD_PX[1])
+    assert len(quads) == 1
+    assert occ[170, 300] == 255 and occ[160, 120] == 0
+
+
+def test_the_background_follows_the_light_not_the_cards():
+    img = table(light=0.8)
+    put(img, "JH", (210, 160), 0)
+    g = grey(img)
+    bg = background(g, CARD_PX[0])
+    felt_left, felt_right = float(np.median(g[:, :20])), float(np.median(g[:, -20:]))
+    assert abs(bg[160, 10] - felt_left) < 8 and abs(bg[160, 410] - felt_right) < 12
+    assert bg[160, 210] < 0.6 * g[160, 180]  # under the card: the felt, not the card
+
+
+def test_order_quad_starts_top_left_on_a_short_side():
+    q = np.array([[100, 10], [100, 98], [37, 98], [37, 10]], np.float32)  # counter-clockwise
+    out = order_quad(q)
+    assert out[0].tolist() == [37, 10] and signed_area(out) > 0
+    assert order_quad(q, square=True)[0].tolist() == [37, 10]
+
+
+def test_snap_moves_sides_onto_the_card_edges():
+    img = table()
+    truth = put(img, "4H", (210, 160), 12)
+    g = grey(img)
+    shifted = truth + np.array([2.5, -2.0])
+    snapped = snap_quad(g, shifted.astype(np.float32), 5.0, polarity=1)
+    assert np.abs(snapped - truth).max() < 1.0
+
+
+def test_a_colour_image_is_refused_naming_its_shape():
+    with pytest.raises(ValueError, match=r"uint8 grayscale.*\(10, 10, 3\)"):
+        find_cards(np.zeros((10, 10, 3), np.uint8), ASPECT)

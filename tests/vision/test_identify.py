@@ -1,0 +1,159 @@
+"""Identification by template matching: cards warped from small rendered frames."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cards import get_deck
+from vision.art import render_back, render_card
+from vision.identify import identify, pair_margin, rotations, warp_card
+from vision.templates import BLUR_MM, build_templates, deck_templates, white_balance
+
+FELT = (34, 96, 62)
+
+
+def lay(card: np.ndarray, size_mm: tuple[float, float], angle: float, ppm: float = 2.0, blur: float = 0.8,
+        noise: float = 4.0, seed: int = 0, light=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+    """A 400x400 camera frame of one card on felt: the frame and the card's true corners,
+    clockwise from its own top-left."""
+    rng = np.random.default_rng(seed)
+    w, h = size_mm[0] * ppm, size_mm[1] * ppm
+    a = np.radians(angle)
+    R = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) @ R.T + 200
+    ch, cw = card.shape[:2]
+    src = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32) - 0.5
+    H = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+    frame = np.empty((400, 400, 3), np.uint8)
+    frame[:] = FELT
+    face = cv2.warpPerspective(card, H, (400, 400), flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), H, (400, 400), flags=cv2.INTER_AREA)
+    a3 = alpha[..., None].astype(np.float32) / 255
+    frame = (face * a3 + frame * (1 - a3)) * np.array(light)
+    frame = cv2.GaussianBlur(np.clip(frame, 0, 255).astype(np.uint8), (0, 0), blur)
+    frame = np.clip(frame + rng.normal(0, noise, frame.shape), 0, 255).astype(np.uint8)
+    return frame, corners.astype(np.float32)
+
+
+def detected(corners: np.ndarray, turn: int, jitter: float = 0.6, seed: int = 1) -> np.ndarray:
+    """The corners as the detector would hand them over: starting at another corner,
+    a little off."""
+    rng = np.random.default_rng(seed)
+    return np.roll(corners, -turn, axis=0) + rng.normal(0, jitter, (4, 2)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return deck_templates("standard")
+
+
+@pytest.mark.parametrize("deck", ["standard", "piktas"])
+def test_cards_of_every_kind_are_identified_from_any_corner(deck):
+    templates = deck_templates(deck)
+    codes = get_deck(deck).codes
+    size = templates.size_mm
+    picks = [codes[i] for i in np.linspace(0, len(codes) - 1, 9).astype(int)]
+    for i, code in enumerate(picks):
+        frame, corners = lay(render_card(deck, code, 6.0), size, angle=37 * i + 5, seed=i)
+        turn = rotations(templates.square)[i % len(rotations(templates.square))]
+        result = identify(frame, detected(corners, turn, seed=i), templates)
+        assert result.code == code, (code, result.best, result.score, result.margin)
+        assert 0.0 <= result.score <= 1.0 and result.margin >= 0.1
+
+
+def test_suits_that_differ_only_in_colour_or_a_small_mark_are_told_apart(standard):
+    for code in ("5S", "5C", "5H", "5D", "KS", "KC", "JK1", "JK2"):
+        frame, corners = lay(render_card("standard", code, 6.0), standard.size_mm, angle=12, blur=1.2)
+        assert identify(frame, detected(corners, 0), standard).code == code
+
+
+def test_a_coloured_light_does_not_change_the_suit(standard):
+    for code in ("QH", "QS"):
+        frame, corners = lay(render_card("standard", code, 6.0), standard.size_mm, angle=-20,
+                             light=(0.55, 0.8, 1.1))  # dim, warm light
+        assert identify(frame, detected(corners, 2), standard).code == code
+
+
+def test_a_card_upside_down_is_read_from_its_own_top_left(standard):
+    # the joker's face is not point-symmetric: the face says which way up it lies
+    frame, corners = lay(render_card("standard", "JK1", 6.0), standard.size_mm, angle=180 + 8)
+    result = identify(frame, detected(corners, 0, jitter=0.0), standard)
+    assert result.code == "JK1"
+    assert np.abs(result.corners - corners).max() < 1.0
+
+
+def test_a_square_card_turned_a_quarter_is_read_from_its_own_top_left():
+    piktas = deck_templates("piktas")
+    for turn in range(4):
+        raven = render_card("piktas", "raven", 6.0)
+        frame, corners = lay(raven, piktas.size_mm, angle=90 * turn + 4, seed=turn)
+        result = identify(frame, detected(corners, 1, jitter=0.0), piktas)
+        assert result.code == "raven"
+        assert np.abs(result.corners - corners).max() < 1.0
+
+
+def test_a_face_down_card_or_a_blank_one_is_unknown(standard):
+    back, _ = lay(render_back("standard", 6.0), standard.size_mm, angle=15)
+    blank, corners = lay(np.full((528, 378, 3), 240, np.uint8), standard.size_mm, angle=15)
+    for frame in (back, blank):
+        result = identify(frame, detected(corners, 0), standard)
+        assert result.code is None and not result.known
+
+
+def test_a_card_with_one_index_covered_is_read_from_the_other(standard):
+    frame, corners = lay(render_card("standard", "9D", 6.0), standard.size_mm, angle=0)
+    quad = detected(corners, 0, jitter=0.0)
+    br = quad[2].astype(int)
+    # another card lies over the bottom-right corner
+    cv2.rectangle(frame, (br[0] - 60, br[1] - 70), (br[0] + 5, br[1] + 5), (200, 200, 200), -1)
+    assert identify(frame, quad, standard, seen=(True, True, False, True)).code == "9D"
+
+
+def test_the_blur_level_follows_the_picture(standard):
+    sharp, corners = lay(render_card("standard", "7C", 6.0), standard.size_mm, angle=3, ppm=3.0, blur=0.5)
+    soft, _ = lay(render_card("standard", "7C", 6.0), standard.size_mm, angle=3, ppm=3.0, blur=3.5)
+    a = identify(sharp, detected(corners, 0), standard)
+    b = identify(soft, detected(corners, 0), standard)
+    assert a.code == b.code == "7C" and a.level < b.level <= len(BLUR_MM) - 1
+
+
+def test_pair_margin_says_which_template_the_crop_is_nearer():
+    a = np.ones((10, 10, 3), np.float32)
+    b = a.copy()
+    b[2:8, 2:8] = (0.1, 0.1, 0.8)  # a red mark on b only
+    assert pair_margin(a, a, b) == pytest.approx(0.5)
+    assert pair_margin(b, a, b) == pytest.approx(-0.5)
+    assert pair_margin((a + b) / 2, a, b) == pytest.approx(0.0)
+    assert pair_margin(a, a, a) is None
+
+
+def test_white_balance_cancels_the_colour_of_the_light():
+    crop = np.full((20, 20, 3), (200, 180, 120), np.uint8)
+    crop[5:10, 5:10] = (20, 18, 12)
+    balanced = white_balance(crop)
+    assert np.allclose(balanced[0, 0], 1.0) and np.allclose(balanced[6, 6], 0.1, atol=0.01)
+
+
+def test_warp_card_gives_the_upright_canonical_card():
+    card = render_card("standard", "AS", 6.0)
+    frame, corners = lay(card, (63.0, 88.0), angle=-33, ppm=3.0, blur=0.3, noise=0.0)
+    upright = cv2.cvtColor(warp_card(frame, corners, (63.0, 88.0), 2.0), cv2.COLOR_BGR2GRAY)
+    truth = cv2.resize(card, upright.shape[1::-1], interpolation=cv2.INTER_AREA)
+    truth = cv2.cvtColor(truth, cv2.COLOR_BGR2GRAY)
+    assert cv2.matchTemplate(upright[4:-4, 4:-4], truth[4:-4, 4:-4], cv2.TM_CCOEFF_NORMED)[0, 0] > 0.9
+
+
+def test_cards_drawn_alike_are_not_each_others_rivals():
+    face = render_card("standard", "2H", 6.0)
+    faces = {"2H": face, "2h-copy": face, "3H": render_card("standard", "3H", 6.0)}
+    templates = build_templates("twins", faces, (63.0, 88.0), (2.5, 3.0, 11.0, 22.5))
+    assert templates.same["2H"] == {"2H", "2h-copy"} and templates.same["3H"] == {"3H"}
+    frame, corners = lay(face, (63.0, 88.0), angle=0)
+    assert identify(frame, detected(corners, 0), templates).code in ("2H", "2h-copy")
+
+
+def test_a_frame_that_is_not_an_image_is_refused(standard):
+    with pytest.raises(ValueError, match="BGR or grey frame"):
+        identify(np.zeros((2, 2, 2, 2), np.uint8), np.zeros((4, 2)), standard)

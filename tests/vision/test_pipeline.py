@@ -1,0 +1,115 @@
+"""The whole pipeline on synthetic frames: what a frame shows, and what a game does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.annotate import annotate
+from vision.mats import get_mat
+from vision.pipeline import Recognizer, recognize_image
+from vision.synthetic import Degradations, HandPass, Placement, Scene, SyntheticCamera
+
+SIZE = (960, 540)
+MAT = get_mat("yokir")
+
+
+@pytest.fixture(scope="module")
+def camera():
+    flaws = Degradations(noise=0.3, blur=0.3, light=0.4)
+    return SyntheticCamera(MAT, "yokir", seed=3, size=SIZE, degrade=flaws)
+
+
+def place(code: str, zone: str, dx: float = 0.0, angle: float = 0.0, face_up: bool = True) -> Placement:
+    x, y = MAT.zone(zone).center_mm
+    return Placement(code, (x + dx, y), angle, face_up)
+
+
+def test_a_frame_shows_each_card_with_its_code_corners_and_zone(camera):
+    placements = (place("MT", "play-0", -30, 4), place("IA", "play-0", 40, -6), place("RL", "trick", 0, 30),
+                  place("SM", "play-1", 0, 90), place("JA", "upcard", face_up=False))
+    image, truth = camera.render(Scene(MAT, "yokir", placements), 0.0)
+    result = Recognizer("yokir", MAT).see(image)
+    assert result.mat is not None and result.mat.status == "found"
+    known = {c.code: c for c in result.cards if c.code}
+    assert set(known) == {"MT", "IA", "RL", "SM"}  # the face-down card has no name
+    for t in truth.cards:
+        if t.face_up:
+            card = known[t.code]
+            assert np.abs(card.corners_px - np.asarray(t.corners_px)).max() < 2.5  # from its own top-left
+            assert np.hypot(*(np.subtract(card.center_mm, t.center_mm))) < 3.0
+            assert card.place.zone == t.zone
+    assert known["SM"].place.seat == 1 and known["RL"].place.kind == "trick"
+
+
+def test_without_a_mat_the_cards_give_the_scale(camera):
+    placements = (place("MT", "play-0", -30), place("IA", "play-0", 40), place("PL", "trick"))
+    image, _ = camera.render(Scene(MAT, "yokir", placements), 0.0)
+    result = recognize_image(image, "yokir")
+    assert result.mat is None
+    assert sorted(c.code for c in result.cards if c.code) == ["IA", "MT", "PL"]
+    mt, ia = (next(c for c in result.cards if c.code == k) for k in ("MT", "IA"))
+    # table millimetres from the cards' own size: the two cards lie 70 mm apart
+    assert np.hypot(*(np.subtract(mt.center_mm, ia.center_mm))) == pytest.approx(70.0, rel=0.08)
+
+
+def run(camera, scenes, rec=None):
+    """Feed scripted scenes at 30 frames/s; every observation, in order."""
+    rec = rec or Recognizer("yokir", MAT)
+    out = []
+    for i, scene in enumerate(scenes):
+        image, _ = camera.render(scene, i / 30.0)
+        out += rec.process(image, i / 30.0, i).observations
+    return rec, out
+
+
+def test_a_game_gives_one_observation_per_change_and_none_for_hands(camera):
+    a, b = place("MT", "play-0"), place("IA", "play-1", angle=90)
+    moved = place("MT", "trick", angle=10)
+    scenes = [Scene(MAT, "yokir", ())] * 5
+    scenes += [Scene(MAT, "yokir", (a,))] * 15  # MT dealt
+    hand = HandPass.from_seat(MAT, 0, a.center_mm, 20 / 30, 1.0)
+    scenes += [Scene(MAT, "yokir", (a,), hand)] * 30  # a hand reaches over it and back
+    scenes += [Scene(MAT, "yokir", (a, b))] * 15  # IA dealt
+    scenes += [Scene(MAT, "yokir", (b,))] * 10  # MT picked up ...
+    scenes += [Scene(MAT, "yokir", (b, moved))] * 15  # ... and played to the trick
+    scenes += [Scene(MAT, "yokir", (moved,))] * 50  # IA taken away
+    rec, events = run(camera, scenes)
+    kinds = [(e.kind, e.code, e.zone) for e in events]
+    assert kinds == [("placed", "MT", "play-0"), ("placed", "IA", "play-1"), ("moved", "MT", "trick"),
+                     ("removed", "IA", "play-1")]
+    assert events[2].from_zone == "play-0" and events[1].seat == 1
+    assert events[0].t - 5 / 30 < 0.3  # placed within 300 ms of lying on the table
+    assert [c.code for c in rec.tracker.cards] == ["MT"]
+
+
+def test_covered_markers_hold_the_mat_and_a_lost_mat_holds_the_cards(camera):
+    a = place("PM", "play-2", angle=270)
+    rec, events = run(camera, [Scene(MAT, "yokir", (a,))] * 10)
+    assert [e.kind for e in events] == ["placed"]
+    blank = np.zeros((SIZE[1], SIZE[0], 3), np.uint8)  # the camera covered: no mat, no cards
+    states = [rec.process(blank, 1.0 + i / 30, 10 + i).mat.status for i in range(120)]
+    assert states[0] == "held" and states[-1] == "lost"
+    image, _ = camera.render(Scene(MAT, "yokir", (a,)), 5.0)
+    for i in range(10):
+        assert rec.process(image, 5.0 + i / 30, 200 + i).observations == []
+    assert [c.code for c in rec.tracker.cards] == ["PM"]
+
+
+def test_identities_are_reused_while_a_card_lies_still(camera):
+    scene = Scene(MAT, "yokir", (place("MT", "play-0"), place("IA", "trick")))
+    rec, _ = run(camera, [scene] * 30)
+    assert rec.identifications <= 2 * 3  # a couple per card, then from the cache
+
+
+def test_annotation_draws_on_a_copy(camera):
+    image, _ = camera.render(Scene(MAT, "yokir", (place("MT", "play-0"),)), 0.0)
+    result = Recognizer("yokir", MAT).see(image)
+    drawn = annotate(image, result, MAT)
+    assert drawn.shape == image.shape and not np.array_equal(drawn, image)
+    assert np.array_equal(image, camera.render(Scene(MAT, "yokir", (place("MT", "play-0"),)), 0.0)[0])
+
+
+def test_a_frame_must_be_a_colour_image():
+    with pytest.raises(ValueError, match="BGR uint8"):
+        Recognizer("yokir", MAT).see(np.zeros((10, 10), np.uint8))

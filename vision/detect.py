@@ -1,0 +1,697 @@
+"""Card detection: the outlines of the cards in an image, as quads with sub-pixel corners.
+
+Works on a grayscale "detection image": either the top-down view of the mat (cards are
+then rectangles of a known size in pixels) or a downscaled camera frame (the size is then
+unknown and `card_scale` estimates it from the cards that stand alone).
+
+Why not one global threshold: light on a table is uneven and glare moves. A card is a
+region that is clearly brighter than the table *around it*; `background` estimates the
+bare table everywhere (bright things excluded, then filled in from their surroundings),
+and `masks` thresholds against it. Touching and overlapping cards form one blob; such
+blobs are cut into cards from their right-angled corners, since every visible corner of
+a card, with the card's known size, says where the whole card lies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+Quad = np.ndarray  # (4, 2) float32 corners, clockwise on screen (image y points down)
+ROLL = tuple(np.array([(i + k) % 4 for i in range(4)]) for k in range(4))  # quad[ROLL[k]] starts at k
+
+
+@dataclass(frozen=True)
+class DetectParams:
+    """Knobs of the detector; docs/vision.md ("Detection") says why each default is what it is."""
+
+    #: A card pixel is brighter than the table there by this many grey levels at least ...
+    min_contrast: float = 28.0
+    #: ... and by this fraction of the table's own brightness (bright light, light mats).
+    rel_contrast: float = 0.30
+    #: A pixel darker than the table by these amounts is a shadow, sleeve or dark object.
+    dark_contrast: float = 35.0
+    rel_dark: float = 0.35
+    #: Background estimate on an image this many times smaller (cheap, smooth).
+    bg_cell: int = 8
+    #: Smallest visible part of a card worth reporting, as a fraction of its area.
+    min_visible: float = 0.30
+    #: Tolerated error of side lengths against the card's size (perspective, curl).
+    size_tol: float = 0.16
+    #: Corners of a blob count as a card's corner within this many degrees of 90.
+    angle_tol: float = 22.0
+    #: Gradient magnitude (per pixel, Sobel/8) that marks a card edge inside a blob.
+    edge_gradient: float = 10.0
+    #: Least share of a card's inside, or of a ring just inside its edge, that must be
+    #: bright (paper, a back's white border): a printed outline or a glare ring is not a card.
+    min_solid: float = 0.4
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """One card outline. `corners` clockwise with c0->c1 a short side (any side for
+    square cards); `seen[i]` says whether corner i was seen (True) or inferred from
+    the card's size because something covers it; `support` is the fraction of the
+    outline backed by an edge in the image, 0..1."""
+
+    corners: Quad
+    support: float = 1.0
+    seen: tuple[bool, bool, bool, bool] = (True, True, True, True)
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    @property
+    def complete(self) -> bool:
+        return all(self.seen)
+
+
+@dataclass
+class Masks:
+    """Per-pixel classification of a detection image (uint8 0/255 each)."""
+
+    bright: np.ndarray  # clearly brighter than the table: cards, skin, glare
+    dark: np.ndarray  # clearly darker than the table: shadows, sleeves
+    background: np.ndarray = field(repr=False)  # float32 estimate of the bare table
+
+
+def _odd(n: float) -> int:
+    n = max(3, round(n))
+    return n if n % 2 else n + 1
+
+
+def background(gray: np.ndarray, card_px: float | None = None, params: DetectParams = DetectParams()
+               ) -> np.ndarray:
+    """The bare table's brightness at every pixel (float32), with bright objects removed.
+
+    A grey opening removes objects smaller than about a card, then two rounds of
+    normalised convolution re-estimate the table from the pixels that are not
+    clearly brighter, so large clusters of cards are filled in from their edges.
+    """
+    if gray.ndim != 2:
+        raise ValueError(f"background needs a grayscale image, got shape {gray.shape}")
+    h, w = gray.shape
+    cell = max(1, params.bg_cell)
+    sw, sh = max(4, w // cell), max(4, h // cell)
+    small = cv2.resize(gray, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    card_small = (card_px if card_px else min(w, h) / 6.0) / cell
+    se = cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(1.3 * card_small),) * 2)
+    bg = cv2.dilate(cv2.erode(small, se), se)
+    bg = cv2.blur(bg, (_odd(card_small),) * 2)
+    k = (_odd(2.5 * card_small),) * 2
+    for _ in range(2):
+        keep = (small <= bg + np.maximum(params.min_contrast, params.rel_contrast * bg)
+                ).astype(np.float32)
+        num = cv2.blur(small * keep, k)
+        den = cv2.blur(keep, k)
+        fallback = float(np.median(small[keep > 0])) if keep.any() else float(np.median(small))
+        bg = np.where(den > 0.05, num / np.maximum(den, 1e-6), fallback).astype(np.float32)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def masks(gray: np.ndarray, card_px: float | None = None, params: DetectParams = DetectParams()
+          ) -> Masks:
+    """Classify pixels against the local table brightness: bright, dark or table."""
+    bg = background(gray, card_px, params)
+    g = gray.astype(np.float32)
+    bright = g > bg + np.maximum(params.min_contrast, params.rel_contrast * bg)
+    dark = g < bg - np.maximum(params.dark_contrast, params.rel_dark * bg)
+    kernel = np.ones((3, 3), np.uint8)
+    bright_u8 = cv2.morphologyEx(bright.astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel)
+    dark_u8 = cv2.morphologyEx(dark.astype(np.uint8) * 255, cv2.MORPH_OPEN, kernel)
+    return Masks(bright_u8, dark_u8, bg)
+
+
+# --- geometry helpers ---------------------------------------------------------
+
+def signed_area(poly: np.ndarray) -> float:
+    """Shoelace area; positive for clockwise-on-screen polygons (y down)."""
+    return float(cv2.contourArea(np.asarray(poly, np.float32).reshape(-1, 1, 2), oriented=True))
+
+
+def order_quad(quad: np.ndarray, square: bool = False) -> Quad:
+    """Corners clockwise on screen, starting so that c0->c1 is a short side (a non-square
+    card) and, of the two such starts, c0 is nearer the image's top-left."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    if signed_area(q) < 0:
+        q = q[::-1]
+    starts = range(4)
+    if not square:
+        s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
+        s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+        starts = (0, 2) if s01 <= s12 else (1, 3)
+    best = min(starts, key=lambda i: float(q[i, 0] + q[i, 1]))
+    return q[ROLL[best]]
+
+
+#: The outline of a mask runs through the centres of its edge pixels, half a pixel inside
+#: the edge: lines fitted to it are moved out by this much.
+EDGE_BIAS = 0.5
+
+
+def grow(quad: np.ndarray, by: float) -> np.ndarray:
+    """The quad with every side moved outward by `by` pixels."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    ccw = signed_area(q) < 0
+    lines = []
+    for i in range(4):
+        d = q[(i + 1) % 4] - q[i]
+        d = d / (np.linalg.norm(d) or 1.0)
+        n = np.array([d[1], -d[0]]) * (-1 if ccw else 1)
+        lines.append((q[i] + n * by, d))
+    out = [_intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    return np.array([q[i] if p is None else p for i, p in enumerate(out)], np.float32)
+
+
+def _intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    """Where the lines p1 + t d1 and p2 + s d2 meet; None if nearly parallel."""
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den
+    return p1 + t * d1
+
+
+def _fit_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """A robust line through points: (point, unit direction), or None if too few."""
+    if len(points) < 3:
+        return None
+    pts = points.astype(np.float32).reshape(-1, 2)
+    for _ in range(2):  # least squares, then again without the points far off the line
+        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        off = np.abs((pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx)
+        keep = off <= max(1.0, 2.5 * float(np.partition(off, len(off) // 2)[len(off) // 2]))
+        if keep.all() or keep.sum() < 3:
+            break
+        pts = pts[keep]
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def refine_quad(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """Sub-pixel corners: fit a line to the outline points along each side (away from
+    the rounded corners) and intersect neighbouring lines."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        side = b - a
+        length = float(np.hypot(*side))
+        if length < 4:
+            return q.astype(np.float32)
+        u = side / length
+        n = np.array([-u[1], u[0]])
+        rel = pts - a
+        along = rel @ u
+        across = np.abs(rel @ n)
+        band = max(1.5, 0.05 * length)
+        sel = (along > 0.15 * length) & (along < 0.85 * length) & (across < band)
+        lines.append(_fit_line(pts[sel]) or (a, u))
+    out = []
+    for i in range(4):
+        p = _intersect(*lines[i - 1], *lines[i])
+        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 0.2 * np.linalg.norm(q[i] - q[i - 1])
+                   else p)
+    return np.array(out, np.float32)
+
+
+def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 0,
+              samples: int = 10) -> np.ndarray:
+    """Move each side of a quad onto the strongest edge within `reach` pixels across it
+    and return the corners where the snapped sides meet (sub-pixel).
+
+    polarity +1 takes only edges with the inside brighter than the outside (a light
+    card on a darker table or shadow), -1 only darker inside, 0 either. A side with
+    too few clear edge points keeps its place.
+    """
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    ccw = signed_area(q) < 0
+    steps = np.arange(-reach, reach + 1e-9, 0.5)
+    t = np.linspace(0.15, 0.85, samples)
+    lines = []
+    g = gray.astype(np.float32)
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        side = b - a
+        length = float(np.hypot(*side)) or 1.0
+        u = side / length
+        n = np.array([u[1], -u[0]]) * (-1 if ccw else 1)  # outward
+        base = a + t[:, None] * side
+        pts = base[:, None, :] + steps[None, :, None] * n  # (samples, steps, 2)
+        prof = cv2.remap(g, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        deriv = np.diff(prof, axis=1)  # outward derivative: negative when inside is brighter
+        score = -deriv * polarity if polarity else np.abs(deriv)
+        k = score.argmax(axis=1)
+        strong = score[np.arange(samples), k] > max(6.0, 0.3 * float(score.max()))
+        if strong.sum() < max(3, samples // 3):
+            lines.append((a, u))
+            continue
+        offs = (steps[k] + steps[k + 1]) / 2
+        edge = base[strong] + offs[strong, None] * n
+        line = _fit_line(edge)
+        lines.append(line if line is not None else (a, u))
+    out = []
+    for i in range(4):
+        p = _intersect(*lines[i - 1], *lines[i])
+        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 2 * reach + 1 else p)
+    return np.array(out, np.float32)
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Nearest-pixel values at points (outside the image reads as 0)."""
+    h, w = img.shape[:2]
+    xi = np.rint(pts[..., 0]).astype(np.int64)
+    yi = np.rint(pts[..., 1]).astype(np.int64)
+    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    out = np.zeros(pts.shape[:-1], dtype=img.dtype)
+    out[ok] = img[yi[ok], xi[ok]]
+    return out
+
+
+_GRID_S, _GRID_R = (g[..., None] for g in np.meshgrid(np.linspace(0.08, 0.92, 9), np.linspace(0.08, 0.92, 9)))
+_SIDE_T = np.linspace(0.12, 0.88, 12)[None, :, None]
+
+
+_RING_T = np.concatenate([np.linspace(0.04, 0.96, 12)])
+
+
+def _solid(mask: np.ndarray, quad: np.ndarray) -> float:
+    """How much of the quad is in the mask where a card would be: the share of its inside
+    (a grid of points) or, if more, of a ring just inside its edge (a card back's white
+    border around a dark middle). A printed outline or a ring of glare has neither."""
+    q = np.asarray(quad, np.float64)
+    a, b, _c, d = q
+    t = _RING_T
+    inset = 0.04
+    ring = np.concatenate([a + t[:, None] * (b - a) + inset * (d - a),
+                           a + t[:, None] * (b - a) + (1 - inset) * (d - a),
+                           a + t[:, None] * (d - a) + inset * (b - a),
+                           a + t[:, None] * (d - a) + (1 - inset) * (b - a)])
+    return max(_inside_fraction(mask, q), float((_sample(mask, ring) > 0).mean()))
+
+
+def _overlap(contour: np.ndarray, quad: np.ndarray) -> float:
+    """Intersection over union of a blob's outline and a quad: a blob that is a card and
+    something touching it (printed text, a glare) is not that card alone."""
+    pts = np.vstack([contour.reshape(-1, 2), np.asarray(quad).reshape(-1, 2)])
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 2
+    a = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    b = np.zeros_like(a)
+    cv2.drawContours(a, [contour.reshape(-1, 1, 2) - (x0, y0)], -1, 1, thickness=cv2.FILLED)
+    cv2.fillConvexPoly(b, np.rint(np.asarray(quad) - (x0, y0)).astype(np.int32), 1)
+    union = int(np.count_nonzero(a | b))
+    return int(np.count_nonzero(a & b)) / union if union else 0.0
+
+
+def _inside_fraction(filled: np.ndarray, quad: np.ndarray) -> float:
+    """Fraction of a grid of points inside the quad (inset 8%) that lie on the blob."""
+    a, b, _c, d = quad
+    pts = a + _GRID_S * (b - a) + _GRID_R * (d - a)
+    return float((_sample(filled, pts) > 0).mean())
+
+
+def _side_support(filled: np.ndarray, grad: _Grad | None, quad: np.ndarray,
+                  min_grad: float) -> np.ndarray:
+    """For each side, the fraction of points on it backed by the blob's boundary or by
+    an image edge across the side."""
+    q = np.asarray(quad, np.float64)
+    sides = q[ROLL[1]] - q
+    lengths = np.maximum(np.linalg.norm(sides, axis=1, keepdims=True), 1e-6)
+    u = sides / lengths
+    n = np.stack([u[:, 1], -u[:, 0]], axis=1)[:, None, :]  # outward for clockwise-on-screen
+    pts = q[:, None, :] + _SIDE_T * sides[:, None, :]
+    ok = (_sample(filled, pts - 2.0 * n) > 0) & ~(_sample(filled, pts + 2.0 * n) > 0)
+    if grad is not None:
+        local = pts - np.asarray(grad.origin, np.float64)
+        across = np.abs(_sample(grad.gx, local) * n[..., 0] + _sample(grad.gy, local) * n[..., 1])
+        ok |= across > min_grad
+    return ok.mean(axis=1)
+
+
+# --- the detector ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Hyp:
+    quad: np.ndarray  # (4, 2) float64 clockwise; quad[0] is the measured corner
+    score: float
+
+
+def _corner_hypotheses(contour: np.ndarray, filled: np.ndarray, grad, size: tuple[float, float],
+                       params: DetectParams) -> list[_Hyp]:
+    """One card hypothesis per right-angled convex corner of a blob's outline."""
+    cw, ch = size
+    pts = contour.reshape(-1, 2)
+    n = len(pts)
+    if n < 8:
+        return []
+    eps = max(1.0, 0.03 * cw)
+    approx = cv2.approxPolyDP(contour, eps, True).reshape(-1, 2)
+    if len(approx) < 3:
+        return []
+    vidx = [int(np.flatnonzero((pts[:, 0] == x) & (pts[:, 1] == y))[0]) for x, y in approx]
+    orient = 1.0 if signed_area(pts) >= 0 else -1.0
+    min_edge = 0.18 * cw
+    edges = []  # (start index, end index, length) of the long straight runs, in order
+    m = len(vidx)
+    for k in range(m):
+        i0, i1 = vidx[k], vidx[(k + 1) % m]
+        length = float(np.linalg.norm(pts[i1] - pts[i0]))
+        if length >= min_edge:
+            edges.append((i0, i1, length))
+    if len(edges) < 2:
+        return []
+
+    def run(i0: int, i1: int) -> np.ndarray:
+        return pts[i0:i1 + 1] if i1 >= i0 else np.vstack([pts[i0:], pts[:i1 + 1]])
+
+    def trimmed_line(i0: int, i1: int):
+        seg = run(i0, i1)
+        k = max(1, int(0.12 * len(seg)))
+        return _fit_line(seg[k:len(seg) - k] if len(seg) > 2 * k + 3 else seg)
+
+    lines = [trimmed_line(i0, i1) for i0, i1, _ in edges]
+    hyps = []
+    cos_tol = math.sin(math.radians(params.angle_tol))
+    for k in range(len(edges)):
+        e_a, e_b = edges[k - 1], edges[k]
+        la, lb = lines[k - 1], lines[k]
+        if la is None or lb is None:
+            continue
+        gap = (e_b[0] - e_a[1]) % n  # outline points between the two straight runs
+        if gap > 0.35 * cw * 1.6 + 4:
+            continue
+        da = pts[e_a[1]] - pts[e_a[0]]
+        db = pts[e_b[1]] - pts[e_b[0]]
+        da = da / (np.linalg.norm(da) or 1)
+        db = db / (np.linalg.norm(db) or 1)
+        if abs(float(da @ db)) > cos_tol or orient * float(da[0] * db[1] - da[1] * db[0]) <= 0:
+            continue
+        corner = _intersect(la[0], la[1], lb[0], lb[1])
+        if corner is None:
+            continue
+        # Directions away from the corner along both edges, squared up to 90 degrees.
+        u, v = -da, db
+        ang_u = math.atan2(u[1], u[0])
+        v_back = np.array([v[1], -v[0]]) * -orient  # v turned back by 90 degrees
+        ang_v = math.atan2(v_back[1], v_back[0])
+        mean = ang_u + math.atan2(math.sin(ang_v - ang_u), math.cos(ang_v - ang_u)) / 2
+        u = np.array([math.cos(mean), math.sin(mean)])
+        v = np.array([-u[1], u[0]]) * -orient
+        corner = corner - EDGE_BIAS * (u + v)  # outline points are pixel centres inside the edge
+        best = None
+        for lu, lv in ((cw, ch), (ch, cw)) if abs(ch - cw) > 1e-6 else ((cw, ch),):
+            quad = np.array([corner, corner + v * lv, corner + v * lv + u * lu, corner + u * lu])
+            if signed_area(quad) < 0:
+                quad = quad[[0, 3, 2, 1]]
+            inside = _inside_fraction(filled, quad)
+            if inside < 0.85:
+                continue
+            support = float(_side_support(filled, grad, quad, params.edge_gradient).mean())
+            # A straight run longer than the side it would be is a second card beside it.
+            fits = (e_a[2] <= lu * (1 + params.size_tol)) + (e_b[2] <= lv * (1 + params.size_tol))
+            score = support + 0.1 * fits
+            if best is None or score > best.score:
+                best = _Hyp(quad, score)
+        if best is not None:
+            hyps.append(best)
+    return hyps
+
+
+def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Least-squares rotation, uniform scale and shift taking src points to dst (2x3)."""
+    mu_s, mu_d = src.mean(0), dst.mean(0)
+    s, d = src - mu_s, dst - mu_d
+    a = float((s * d).sum())
+    b = float((s[:, 0] * d[:, 1] - s[:, 1] * d[:, 0]).sum())
+    norm = float((s * s).sum()) or 1.0
+    ca, sa = a / norm, b / norm
+    m = np.array([[ca, -sa], [sa, ca]])
+    return np.hstack([m, (mu_d - m @ mu_s)[:, None]])
+
+
+def _merge(hyps: list[_Hyp], size: tuple[float, float], square: bool) -> list[CardQuad]:
+    """Group hypotheses that describe the same card (centres within 15 % of a card's
+    width, sides turned alike) and combine the corners they saw. The result keeps the
+    card's known size: a combination that would stretch it by more than 5 % (corners of
+    two different cards taken for one) falls back to the best hypothesis alone."""
+    cw = size[0]
+    order = sorted(range(len(hyps)), key=lambda i: -hyps[i].score)
+    used = [False] * len(hyps)
+    out = []
+    for i in order:
+        if used[i]:
+            continue
+        rep = hyps[i].quad
+        center = rep.mean(0)
+        direction = rep[1] - rep[0]
+        measured: list[list[np.ndarray]] = [[], [], [], []]
+        for j in order:
+            if used[j]:
+                continue
+            q = hyps[j].quad
+            if np.linalg.norm(q.mean(0) - center) > 0.15 * cw or not _parallel(direction, q[1] - q[0], 8.0):
+                continue
+            k = int(np.argmin(np.linalg.norm(rep - q[0], axis=1)))
+            if np.linalg.norm(rep[k] - q[0]) > 0.15 * cw:
+                continue
+            used[j] = True
+            measured[k].append(q[0])
+        seen = tuple(bool(m) for m in measured)
+        idx = [k for k in range(4) if seen[k]]
+        corners = rep.copy()
+        if len(idx) >= 2:
+            for k in idx:
+                corners[k] = np.mean(measured[k], axis=0)
+            ideal = order_ideal(rep, size)
+            t = _similarity(ideal[idx], corners[idx])
+            fitted = ideal @ t[:, :2].T + t[:, 2]
+            for k in range(4):
+                if not seen[k]:
+                    corners[k] = fitted[k]
+            if not _quad_ok(corners, size, max(size) / min(size), 0.05):
+                corners, seen = rep.copy(), (True, False, False, False)
+        out.append(CardQuad(corners.astype(np.float32), min(1.0, hyps[i].score), seen))  # type: ignore[arg-type]
+    return out
+
+
+def _parallel(a: np.ndarray, b: np.ndarray, degrees: float) -> bool:
+    """Do two directions agree (modulo quarter turns, as a rectangle's sides do)?"""
+    turn = abs(math.degrees(math.atan2(a[0] * b[1] - a[1] * b[0], float(a @ b)))) % 90
+    return min(turn, 90 - turn) <= degrees
+
+
+def order_ideal(quad: np.ndarray, size: tuple[float, float]) -> np.ndarray:
+    """The exact card rectangle with the same corner order as `quad` (side lengths taken
+    from which of quad's sides is the short one), in a local frame."""
+    cw, ch = size
+    s01 = np.linalg.norm(quad[1] - quad[0])
+    s12 = np.linalg.norm(quad[2] - quad[1])
+    a, b = (cw, ch) if s01 <= s12 else (ch, cw)
+    return np.array([[0, 0], [a, 0], [a, b], [0, b]], np.float64)
+
+
+def _quad_ok(quad: np.ndarray, size: tuple[float, float] | None, aspect: float, tol: float) -> bool:
+    """Sides pairwise equal, the right aspect, and the right size when it is known."""
+    sides = np.linalg.norm(quad - quad[ROLL[1]], axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if min(a, b) < 6:
+        return False
+    # Opposite sides: a tilted camera makes them differ by a few per cent at most.
+    if abs(sides[0] - sides[2]) > 0.08 * a or abs(sides[1] - sides[3]) > 0.08 * b:
+        return False
+    short, long_ = min(a, b), max(a, b)
+    if abs(long_ / short - aspect) > 1.5 * tol * aspect:
+        return False
+    if size is not None:
+        cw, ch = min(size), max(size)
+        return abs(short - cw) <= tol * cw and abs(long_ - ch) <= tol * ch
+    return True
+
+
+class BlobMemo:
+    """The cards found in each blob of the previous frame. A blob of the same place and
+    area is the same cards lying still: their quads are reused instead of fitted again
+    (most of the table does not change from one frame to the next)."""
+
+    def __init__(self, tolerance_px: float = 1.0, area_tolerance: float = 0.01) -> None:
+        self.tolerance = tolerance_px
+        self.area_tolerance = area_tolerance
+        self._last: list[tuple[np.ndarray, float, list[CardQuad]]] = []
+        self._next: list[tuple[np.ndarray, float, list[CardQuad]]] = []
+        self.hits = 0
+
+    def recall(self, box: np.ndarray, area: float) -> list[CardQuad] | None:
+        for b, a, cards in self._last:
+            if np.abs(b - box).max() <= self.tolerance and abs(a - area) <= self.area_tolerance * a:
+                self.hits += 1
+                self._next.append((box, area, cards))
+                return cards
+        return None
+
+    def keep(self, box: np.ndarray, area: float, cards: list[CardQuad]) -> None:
+        self._next.append((box, area, cards))
+
+    def next_frame(self) -> None:
+        self._last, self._next = self._next, []
+
+
+def find_cards(gray: np.ndarray, aspect: float, card_px: tuple[float, float] | None = None,
+               params: DetectParams = DetectParams(), found: Masks | None = None,
+               memo: BlobMemo | None = None) -> list[CardQuad]:
+    """The cards in a grayscale detection image.
+
+    aspect: the card's long side over its short side (88/63 poker, 1.0 Piktas).
+    card_px: the card's (short, long) size in this image's pixels, if known; then
+    touching and partly covered cards are found too. Without it only whole, separate
+    cards are found (use `card_scale` on them, then call again with the size).
+    found: the image's masks, if already made. memo: reuse the cards of blobs unchanged
+    since the previous call (for video).
+    """
+    if gray.ndim != 2 or gray.dtype != np.uint8:
+        raise ValueError(f"find_cards needs a uint8 grayscale image, got {gray.dtype} {gray.shape}")
+    size = (min(card_px), max(card_px)) if card_px else None
+    square = abs(aspect - 1.0) < 0.05
+    found = found or masks(gray, size[0] if size else None, params)
+    contours, _ = cv2.findContours(found.bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    min_area = params.min_visible * size[0] * size[1] if size else max(150.0, 0.001 * gray.size)
+    dark = _dark_cards(found, size, aspect, square, params) if size else []
+    big = [(c, cv2.contourArea(c)) for c in contours]
+    big = [(c, a) for c, a in big if a >= min_area]
+    filled = None
+    cards: list[CardQuad] = []
+    for contour, blob_area in big:
+        box = np.array(cv2.boundingRect(contour), np.float64)
+        if memo is not None:
+            reused = memo.recall(box, blob_area)
+            if reused is not None:
+                cards += reused
+                continue
+        if filled is None:
+            filled = np.zeros_like(found.bright)
+            cv2.drawContours(filled, [c for c, _ in big], -1, 255, thickness=cv2.FILLED)
+        in_blob = _cards_in_blob(gray, contour, box, filled, found, size, aspect, square, params)
+        if memo is not None:
+            memo.keep(box, blob_area, in_blob)
+        cards += in_blob
+    if memo is not None:
+        memo.next_frame()
+    return _dedupe(cards + dark, size)
+
+
+def _dark_cards(found: Masks, size: tuple[float, float], aspect: float, square: bool,
+                params: DetectParams) -> list[CardQuad]:
+    """Whole cards darker than the table (a dark full-bleed face, such as a Piktas void):
+    only exact-size, lone ones, since shadows and sleeves are dark too."""
+    contours, _ = cv2.findContours(found.dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if not 0.8 * size[0] * size[1] <= area <= 1.2 * size[0] * size[1]:
+            continue
+        hull = cv2.convexHull(contour)
+        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(approx) != 4:
+            continue
+        quad = grow(refine_quad(order_quad(approx, square), contour), EDGE_BIAS)
+        if cv2.contourArea(hull) >= 0.93 * abs(signed_area(quad)) and \
+                _quad_ok(quad, size, aspect, params.size_tol / 2) and _solid(found.dark, quad) >= 0.6:
+            out.append(CardQuad(order_quad(quad, square)))
+    return out
+
+
+def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, filled: np.ndarray,
+                   found: Masks, size: tuple[float, float] | None, aspect: float, square: bool,
+                   params: DetectParams) -> list[CardQuad]:
+    """The cards making up one blob: a whole card, or cards from the blob's corners."""
+    # A card is convex: its hull ignores where dark print reaches its edge.
+    hull = cv2.convexHull(contour)
+    area = cv2.contourArea(hull)
+    approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    if len(approx) == 4:
+        quad = grow(refine_quad(order_quad(approx, square), contour), EDGE_BIAS)
+        if area >= 0.93 * abs(signed_area(quad)) and _quad_ok(quad, size, aspect, params.size_tol) \
+                and _solid(found.bright, quad) >= params.min_solid and _overlap(hull, quad) >= 0.96:
+            return [CardQuad(order_quad(quad, square))]
+    if size is None:
+        return []
+    x, y, w, h = (int(v) for v in box)
+    x0, y0 = max(0, x - 2), max(0, y - 2)
+    crop = gray[y0:y + h + 2, x0:x + w + 2]
+    grad = _Grad(cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3) / 8.0,
+                 cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3) / 8.0, (x0, y0))
+    out = []
+    for card in _merge(_corner_hypotheses(contour, filled, grad, size, params), size, square):
+        if card.support >= 0.5 and _solid(found.bright, card.corners) >= params.min_solid:
+            out.append(CardQuad(order_quad(card.corners, square), card.support, _reorder_seen(card, square)))
+    return out
+
+
+@dataclass(frozen=True)
+class _Grad:
+    """The image gradient over a crop whose top-left is `origin` in the image."""
+
+    gx: np.ndarray
+    gy: np.ndarray
+    origin: tuple[int, int]
+
+
+def _reorder_seen(card: CardQuad, square: bool) -> tuple[bool, bool, bool, bool]:
+    """`seen` flags following the corners through `order_quad`."""
+    ordered = order_quad(card.corners, square)
+    flags = []
+    for p in ordered:
+        k = int(np.argmin(np.linalg.norm(card.corners - p, axis=1)))
+        flags.append(card.seen[k])
+    return tuple(flags)  # type: ignore[return-value]
+
+
+def _dedupe(cards: list[CardQuad], size: tuple[float, float] | None) -> list[CardQuad]:
+    """Drop a card whose centre lies within a third of a card of a better one."""
+    if len(cards) < 2:
+        return cards
+    ranked = sorted(cards, key=lambda c: (-sum(c.seen), -c.support))
+    keep: list[CardQuad] = []
+    for c in ranked:
+        reach = 0.33 * (size[0] if size else float(np.linalg.norm(c.corners[1] - c.corners[0])))
+        if all(np.linalg.norm(c.center - k.center) > reach for k in keep):
+            keep.append(c)
+    return keep
+
+
+def card_scale(cards: list[CardQuad], size_mm: tuple[float, float]) -> float | None:
+    """Pixels per millimetre from whole cards (the median over them), or None."""
+    whole = [c for c in cards if c.complete]
+    if not whole:
+        return None
+    short_mm, long_mm = min(size_mm), max(size_mm)
+    per = []
+    for c in whole:
+        sides = np.linalg.norm(c.corners - c.corners[ROLL[1]], axis=1)
+        per.append((sides[0] + sides[2]) / (2 * short_mm))
+        per.append((sides[1] + sides[3]) / (2 * long_mm))
+    return float(np.median(per))
+
+
+def occluders(found: Masks, cards: list[CardQuad], min_area: float) -> np.ndarray:
+    """Where something that is neither table nor card lies over the table (a hand, an
+    arm, a sleeve's shadow): bright or dark regions not explained by the cards found.
+    Returns a uint8 0/255 mask of the detection image."""
+    other = cv2.bitwise_or(found.bright, found.dark)
+    if cards:
+        covered = np.zeros_like(other)
+        for c in cards:
+            cv2.fillConvexPoly(covered, np.rint(c.corners).astype(np.int32), 255)
+        covered = cv2.dilate(covered, np.ones((5, 5), np.uint8))
+        other = cv2.bitwise_and(other, cv2.bitwise_not(covered))
+    contours, _ = cv2.findContours(other, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(other)
+    big = [c for c in contours if cv2.contourArea(c) >= min_area]
+    if big:
+        cv2.drawContours(out, big, -1, 255, thickness=cv2.FILLED)
+    return out

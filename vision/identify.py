@@ -1,0 +1,330 @@
+"""Identification: which card is inside a quad, by OpenCV template matching.
+
+The card is warped from the camera frame straight to canonical millimetres, so its size
+and perspective no longer matter. Then, in three passes of rising cost:
+
+1. coarse: the grey index at both index corners, every way the card can lie (two for
+   oblong cards, four for square ones), at half resolution and every small shift,
+   against every card at once (one matrix product of normalised pixels), to keep a
+   shortlist;
+2. exact: `cv2.matchTemplate` (normalised correlation) of the shortlisted cards' index
+   templates over a small search window that absorbs the residual misalignment, with the
+   templates blurred as much as this card's picture is (the level that fits the likeliest
+   card best). The best correlation is the confidence;
+3. colour: grey shapes alone barely tell the 5 of spades from the 5 of clubs, or a suit
+   printed in red from one in green. The close contenders meet pairwise on the pixels
+   where their two templates differ, in colour, after white-balancing the crop to its own
+   paper: the crop is projected on the difference of the two templates. The winner's
+   worst projection (0 = halfway, 0.5 = exactly the winner) is the margin.
+
+The face, at low resolution, says which way up a card with point-symmetric indices
+lies. The answer is "unknown" rather than a guess when the correlation is weak or the
+margin small (cards with identical art, such as a deck's two jokers drawn alike, are not
+contenders of each other), and when the best match is the deck's back: a face-down card
+competes as its back, so it is never mistaken for the card whose index looks most like
+the back's pattern.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from vision.detect import ROLL, signed_area
+from vision.templates import (
+    FACE_PPM,
+    INDEX_PPM,
+    LEVEL_EDGES_MM,
+    MARGIN_MM,
+    Templates,
+    halve,
+    is_back,
+    white_balance,
+)
+
+
+@dataclass(frozen=True)
+class IdentifyParams:
+    """Decision thresholds; chosen from the measurements in docs/vision.md."""
+
+    min_score: float = 0.70  # weakest index correlation accepted
+    min_margin: float = 0.10  # weakest colour-pairwise margin accepted (0..0.5)
+    shortlist: int = 4  # candidates kept from the coarse pass for the exact pass
+    contenders: int = 4  # at most this many meet pairwise ...
+    contender_gap: float = 0.15  # ... those within this correlation of the best
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The answer for one quad.
+
+    code: the card, or None for unknown. score: its index correlation (the confidence,
+    0..1). margin: its colour-pairwise margin over the closest other card (0..0.5).
+    rotation: the card's top-left is quad corner `rotation`; `corners` are the quad's
+    corners from the card's top-left, clockwise. best: the best candidate even when
+    unknown (for diagnostics). face: the face correlation in that orientation.
+    """
+
+    code: str | None
+    score: float
+    margin: float
+    rotation: int
+    corners: np.ndarray
+    best: str
+    face: float = float("nan")
+    level: int = 0  # the blur level of the templates it was matched at
+
+    @property
+    def known(self) -> bool:
+        return self.code is not None
+
+
+def card_homography(quad: np.ndarray, size_mm: tuple[float, float], ppm: float,
+                    box_mm: tuple[float, float, float, float] | None = None) -> np.ndarray:
+    """The homography from a canonical image (the card upright at `ppm` px/mm, or only
+    the part `box_mm` = (x, y, w, h) of it) to the frame, for a quad whose corner 0 is
+    the card's top-left and which runs clockwise."""
+    w, h = size_mm
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) * ppm
+    H = cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32).reshape(4, 2))
+    if box_mm is not None:
+        T = np.array([[1, 0, box_mm[0] * ppm], [0, 1, box_mm[1] * ppm], [0, 0, 1]])
+        H = H @ T
+    return H
+
+
+def warp_card(image: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float], ppm: float,
+              box_mm: tuple[float, float, float, float] | None = None) -> np.ndarray:
+    """The card inside `quad` (corner 0 = its top-left) as an upright canonical image at
+    `ppm` px/mm, or only the part `box_mm` of it."""
+    w, h = (box_mm[2], box_mm[3]) if box_mm is not None else size_mm
+    out = (max(1, round(w * ppm)), max(1, round(h * ppm)))
+    H = card_homography(quad, size_mm, ppm, box_mm)
+    return cv2.warpPerspective(image, H, out, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def rotations(square: bool) -> tuple[int, ...]:
+    """The quarter turns a detected quad can be from upright: oblong quads start on a
+    short side, so only 0 and 2 are possible for them."""
+    return (0, 1, 2, 3) if square else (0, 2)
+
+
+@dataclass
+class _Corner:
+    """The index region at one quad corner, warped upright, with its search margin."""
+
+    colour: np.ndarray
+    grey: np.ndarray
+    coarse: np.ndarray  # (2N,) best coarse correlation with every tl and br template
+
+
+def _corners(frame: np.ndarray, quad: np.ndarray, t: Templates, wanted: set[int]) -> dict[int, _Corner]:
+    x, y, w, h = t.index_box_mm
+    box = (x - MARGIN_MM, y - MARGIN_MM, w + 2 * MARGIN_MM, h + 2 * MARGIN_MM)
+    out = {}
+    for k in wanted:
+        colour = warp_card(frame, quad[ROLL[k]], t.size_mm, INDEX_PPM, box)
+        grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY) if colour.ndim == 3 else colour
+        windows = sliding_window_view(halve(grey).astype(np.float32), t.coarse_shape)
+        windows = windows.reshape(-1, t.coarse_shape[0] * t.coarse_shape[1])
+        windows = windows - windows.mean(axis=1, keepdims=True)
+        windows /= np.maximum(np.linalg.norm(windows, axis=1, keepdims=True), 1e-6)
+        out[k] = _Corner(colour, grey, (windows @ t.coarse).max(axis=0))
+    return out
+
+
+def _match(crop: np.ndarray, template: np.ndarray) -> tuple[float, tuple[int, int]]:
+    """Best normalised correlation of the template in the search window, and where."""
+    r = cv2.matchTemplate(crop, template, cv2.TM_CCOEFF_NORMED)
+    _, v, _, loc = cv2.minMaxLoc(r)
+    return (float(v) if np.isfinite(v) else 0.0), loc
+
+
+def pair_margin(query: np.ndarray, a: np.ndarray, b: np.ndarray, min_pixels: int = 12) -> float | None:
+    """Where the query lies between templates a and b, on the pixels where they differ:
+    +0.5 exactly a, -0.5 exactly b, 0 halfway. All three are white-balanced colour crops
+    of the same size. None when a and b do not differ anywhere."""
+    where, mid, d = _pair(a, b, min_pixels)
+    if where is None:
+        return None
+    return float(((query.reshape(-1)[where] - mid) * d).sum() / (d * d).sum())
+
+
+def _pair(a: np.ndarray, b: np.ndarray, min_pixels: int):
+    diff = (a - b).reshape(-1, 3)
+    differs = np.abs(diff).max(axis=1) > 0.15
+    if int(differs.sum()) < min_pixels:
+        return None, None, None
+    where = (np.flatnonzero(differs)[:, None] * 3 + np.arange(3)).ravel()
+    return where, (a.reshape(-1)[where] + b.reshape(-1)[where]) / 2, diff.reshape(-1)[where]
+
+
+def _pair_cached(t: Templates, level: int, kind: str, a: int, b: int):
+    """Where templates a and b differ, their midpoint and difference there (cached)."""
+    key = (level, kind, a, b)
+    if key not in t.pairs:
+        stack = (t.colour_tl if kind == "tl" else t.colour_br)[level]
+        t.pairs[key] = _pair(white_balance(stack[a]), white_balance(stack[b]), 12)
+    return t.pairs[key]
+
+
+def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
+             seen: Sequence[bool] = (True, True, True, True),
+             params: IdentifyParams = IdentifyParams()) -> Identity:
+    """Identify the card inside `quad` (frame pixels, clockwise, as from vision.detect)
+    in a BGR frame (a grey frame works, without the colour pass).
+
+    seen[i]: whether quad corner i is visible; an index under another card or a hand is
+    left out instead of dragging the score down.
+    """
+    if frame.ndim not in (2, 3):
+        raise ValueError(f"identify needs a BGR or grey frame, got shape {frame.shape}")
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    rots = rotations(t.square)
+    corners = _corners(frame, quad, t, set(rots))
+
+    def visible(r: int) -> list[tuple[int, str]]:
+        """(quad corner, which template) of the indices visible in rotation r."""
+        pairs = [(r, "tl"), ((r + 2) % 4, "br")]
+        shown = [p for p in pairs if seen[p[0]]]
+        return shown or pairs
+
+    # 1. coarse: every card, every rotation.
+    n_cards = len(t)
+    coarse = np.empty((len(rots), n_cards), np.float32)
+    for i, r in enumerate(rots):
+        parts = [corners[k].coarse[:n_cards] if kind == "tl" else corners[k].coarse[n_cards:]
+                 for k, kind in visible(r)]
+        coarse[i] = np.mean(parts, axis=0)
+    best_rot = coarse.argmax(axis=0)
+    per_card = coarse.max(axis=0)
+    n = min(params.shortlist, n_cards)
+    shortlist = np.argpartition(-per_card, n - 1)[:n]
+
+    def match(j: int, level: int) -> tuple[float, int, list[tuple[int, str, tuple[int, int]]]]:
+        r = rots[best_rot[j]]
+        scores, where = [], []
+        for k, kind in visible(r):
+            s, loc = _match(corners[k].grey, (t.index_tl if kind == "tl" else t.index_br)[level, j])
+            scores.append(s)
+            where.append((k, kind, loc))
+        return float(np.mean(scores)), r, where
+
+    # 2. exact: templates as blurred as the card's own edge is (or, when its edge cannot be
+    # seen, the blur level that fits the likeliest card best), then matchTemplate over the
+    # search window for every card of the shortlist, each in its best rotation.
+    top = int(shortlist[np.argmax(per_card[shortlist])])
+    blur = edge_blur_mm(frame, quad, t.size_mm)
+    if blur is not None:
+        level = min(int(np.searchsorted(LEVEL_EDGES_MM, blur)), t.levels - 1)
+        exact = {top: match(top, level)}
+    else:
+        by_level = [match(top, lv) for lv in range(t.levels)]
+        level = int(np.argmax([m[0] for m in by_level]))
+        exact = {top: by_level[level]}
+    for j in shortlist:
+        if int(j) != top:
+            exact[int(j)] = match(int(j), level)
+    ranked = sorted(exact, key=lambda j: -exact[j][0])
+    best = ranked[0]
+
+    # 3. colour: the close contenders meet pairwise.
+    rivals = [j for j in ranked[1:] if t.codes[j] not in t.same[t.codes[best]]]
+    close = [j for j in rivals if exact[j][0] >= exact[best][0] - params.contender_gap]
+    pool = [best, *close[:params.contenders - 1]]
+    if len(pool) == 1 and rivals:
+        pool.append(rivals[0])
+    margin = 0.5
+    if frame.ndim == 3 and len(pool) > 1:
+        balanced: dict[tuple[int, str, tuple[int, int]], np.ndarray] = {}
+
+        def versus(a: int, b: int) -> float:
+            values = []
+            for k, kind, loc in exact[a][2]:
+                key = (k, kind, loc)
+                if key not in balanced:
+                    th, tw = t.index_shape
+                    crop = corners[k].colour[loc[1]:loc[1] + th, loc[0]:loc[0] + tw]
+                    balanced[key] = white_balance(crop)
+                where, mid, d = _pair_cached(t, level, kind, a, b)
+                if where is not None:
+                    values.append(float(((balanced[key].reshape(-1)[where] - mid) * d).sum() / (d * d).sum()))
+            return float(np.mean(values)) if values else 0.5
+
+        champion = best
+        for j in pool[1:]:
+            if versus(champion, j) < 0 and versus(j, champion) > 0:
+                champion = j
+        best = champion
+        margin = min(versus(best, j) for j in pool if j != best)
+    elif len(pool) > 1:
+        margin = (exact[best][0] - exact[pool[1]][0]) * 2.5  # grey only: scaled gap
+
+    score, r_best, _ = exact[best]
+    # Which way up: rotations whose coarse index score is as good, settled by the face.
+    i_best = rots.index(r_best)
+    candidates = [r for i, r in enumerate(rots) if coarse[i, best] >= coarse[i_best, best] - 0.02]
+    faces = {r: face_score(frame, quad, t, best, r) for r in candidates}
+    rotation = max(candidates, key=lambda r: faces[r])
+    known = score >= params.min_score and margin >= params.min_margin and not is_back(t.codes[best])
+    return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
+                    rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
+                    face=faces[rotation], level=level)
+
+
+def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float],
+                 min_contrast: float = 30.0) -> float | None:
+    """How blurred the card's picture is: the Gaussian sigma (mm) of its outline where it
+    lies on something darker, from the spread of the brightness step across its sides
+    (the median profile along each side, read within 2.5 mm of the edge, where every
+    card is still its white margin). None when no side shows a clear step (a white card
+    on a white table, or on other cards all round)."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q[ROLL[1]] - q, axis=1)
+    mm = np.array([size_mm[0], size_mm[1], size_mm[0], size_mm[1]])
+    ppm = float(np.median(sides / mm))
+    reach = float(np.clip(2.5 * ppm, 3.0, 10.0))
+    out = -1.0 if signed_area(q) < 0 else 1.0
+    steps = np.arange(-reach, reach + 1e-9, 0.5)
+    mids = (steps[:-1] + steps[1:]) / 2
+    t = np.linspace(0.2, 0.8, 12)[:, None]
+    sigmas = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        side = b - a
+        n = np.array([side[1], -side[0]]) / max(sides[i], 1e-6) * out
+        pts = (a + t * side)[:, None, :] + steps[None, :, None] * n
+        across = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        prof = np.median(across.astype(np.float32), axis=0)
+        d = -np.diff(prof)  # positive where it gets darker going out
+        k = int(np.argmax(d))
+        lo, hi = max(0, k - 6), min(len(d), k + 7)
+        if float(prof[lo] - prof[min(hi, len(prof) - 1)]) < min_contrast:
+            continue
+        w = np.clip(d[lo:hi], 0, None)
+        total = float(w.sum())
+        if total <= 0:
+            continue
+        mu = float((w * mids[lo:hi]).sum() / total)
+        sigmas.append(float(np.sqrt((w * (mids[lo:hi] - mu) ** 2).sum() / total)))
+    if not sigmas:
+        return None
+    return float(np.median(sigmas)) / ppm
+
+
+def face_score(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int, rotation: int) -> float:
+    """Correlation of the card's whole face (low resolution, grey) with card j's face,
+    taking quad corner `rotation` as the card's top-left."""
+    face = warp_card(frame, quad[ROLL[rotation]], t.size_mm, FACE_PPM)
+    if face.ndim == 3:
+        face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    face = cv2.GaussianBlur(face, (3, 3), 0)
+    s, _ = _match(face, t.face[j])
+    return s

@@ -1,0 +1,298 @@
+"""The recognition pipeline: frames in, cards and table observations out.
+
+    frame -> mat markers -> homography (held through brief covering) -> top-down view
+          -> card quads -> identities (cached per card while it lies still) -> tracker
+          -> zone observations
+
+Without a mat the cards are found in a downscaled frame directly, and the scale (and so
+the table millimetres the tracker works in) comes from the cards' own size.
+
+`Recognizer.see` is one frame's cards and occluders, with no memory but the identity
+cache and the held homography; `Recognizer.process` adds the tracker and returns the
+observations. Every stage is a plain function of its own module (homography, detect,
+identify, track, zones); this module only wires them and converts coordinates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.observation import Observation
+from vision.detect import (
+    ROLL,
+    BlobMemo,
+    CardQuad,
+    DetectParams,
+    Masks,
+    card_scale,
+    find_cards,
+    masks,
+    occluders,
+)
+from vision.homography import FOUND, HELD, LOST, MatLock, MatState, find_markers, to_plane, top_down
+from vision.identify import IdentifyParams, Identity, identify
+from vision.mats import QUIET_MM, MatSpec
+from vision.templates import Templates, deck_templates
+from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
+from vision.zones import locator, zone_at
+
+
+@dataclass(frozen=True)
+class PipelineParams:
+    """How the stages are run; docs/vision.md says why each default is what it is."""
+
+    detect_ppm: float = 1.25  # resolution of the top-down view the cards are found in
+    view_margin_mm: float = 30.0  # the view reaches this far past the mat's edges
+    direct_width: int = 640  # without a mat: width of the downscaled frame searched
+    marker_scale: float = 0.5  # markers are searched in a frame this much smaller
+    marker_every: int = 2  # while the mat is in view, search its markers every this many frames
+    cache_mm: float = 3.0  # a card whose centre moved less than this keeps its identity ...
+    confirm: int = 2  # ... once this many identifications in a row agreed on it
+    recheck_frames: int = 45  # and is identified again this often all the same
+    retry_unknown: int = 3  # a card still unknown is tried again after this many frames
+    min_occluder: float = 0.15  # smallest occluder worth reporting, in card areas
+    detect: DetectParams = field(default_factory=DetectParams)
+    identify: IdentifyParams = field(default_factory=IdentifyParams)
+    track: TrackParams = field(default_factory=TrackParams)
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """One card in one frame. corners_px: in frame pixels, clockwise from the card's
+    top-left (as identified; for an unknown card from any corner). center_mm: in table
+    millimetres. code None: unknown."""
+
+    corners_px: np.ndarray
+    corners_mm: np.ndarray
+    code: str | None
+    confidence: float
+    margin: float
+    place: Place
+    complete: bool = True
+
+    @property
+    def center_mm(self) -> tuple[float, float]:
+        c = self.corners_mm.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    def to_json(self) -> dict:
+        corners = [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners_px]
+        if self.code is None:
+            return {"corners": corners}
+        return {"code": self.code, "corners": corners, "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    """Everything the pipeline knows about one frame."""
+
+    index: int
+    t: float
+    mat: MatState | None  # None: no mat in use
+    cards: list[CardSeen]
+    occluders_px: list[np.ndarray]  # polygons in frame pixels
+    occluders_mm: list[np.ndarray] = field(default_factory=list)  # the same in table mm
+    observations: list[Observation] = field(default_factory=list)
+    stable: list[StableCard] = field(default_factory=list)
+    H: np.ndarray | None = None  # frame pixels -> mat mm, when the mat is known
+
+
+@dataclass
+class _Known:
+    """The identity cache's memory of one card."""
+
+    corners_mm: np.ndarray
+    identity: Identity
+    agree: int
+    checked: int  # frame index of the last identification
+    top_left_mm: np.ndarray  # where the card's top-left corner is
+
+
+class Recognizer:
+    """Chains the stages for one deck, with or without a mat."""
+
+    def __init__(self, deck: str, mat: MatSpec | None = None, *, templates: Templates | None = None,
+                 params: PipelineParams | None = None) -> None:
+        self.params = params or PipelineParams()
+        self.templates = templates if templates is not None else deck_templates(deck)
+        self.size_mm = self.templates.size_mm
+        self.aspect = max(self.size_mm) / min(self.size_mm)
+        self.mat = mat
+        self.lock = MatLock(mat) if mat is not None else None
+        self.tracker = Tracker(locator(mat), self.params.track)
+        self._known: list[_Known] = []
+        self._memo = BlobMemo()
+        self._mat_state: MatState | None = None
+        self._markers_frame = -(10**9)
+        self._scale: float | None = None  # without a mat: detection pixels per mm
+        self._frame = -1
+        self.identifications = 0  # how many times identify() ran (for the benchmark)
+
+    # -- one frame ------------------------------------------------------------
+
+    def process(self, image: np.ndarray, t: float, index: int | None = None) -> FrameResult:
+        """One frame through every stage, the tracker included."""
+        seen = self.see(image, t, index)
+        if self.mat is not None and (seen.mat is None or not seen.mat.ok):
+            events = self.tracker.update([], t, ALL, frame=seen.index)
+        else:
+            dets = [Detection(c.center_mm, c.code, c.confidence, c.corners_mm) for c in seen.cards]
+            held = seen.mat is not None and seen.mat.status == HELD
+            events = self.tracker.update(dets, t, HOLD if held else seen.occluders_mm, frame=seen.index)
+        return FrameResult(seen.index, t, seen.mat, seen.cards, seen.occluders_px, seen.occluders_mm, events,
+                           self.tracker.cards, seen.H)
+
+    def finish(self, t: float) -> list[Observation]:
+        """The end of the stream: cards missing now are reported removed."""
+        return self.tracker.flush(t, self._frame)
+
+    def see(self, image: np.ndarray, t: float = 0.0, index: int | None = None) -> FrameResult:
+        """The cards (identified) and occluders of one frame, without tracking."""
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError(f"a frame must be a BGR uint8 image, got {image.dtype} {image.shape}")
+        self._frame = self._frame + 1 if index is None else index
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        if self.mat is not None:
+            return self._see_on_mat(image, gray, t)
+        return self._see_direct(image, gray, t)
+
+    # -- with a mat -------------------------------------------------------------
+
+    def _see_on_mat(self, image: np.ndarray, gray: np.ndarray, t: float) -> FrameResult:
+        p = self.params
+        assert self.mat is not None and self.lock is not None
+        last = self._mat_state
+        if last is not None and last.status == FOUND and self._frame - self._markers_frame < p.marker_every:
+            state = last  # the mat was seen a moment ago: skip the search this frame
+        else:
+            state = self.lock.update(find_markers(gray, self.mat.dictionary, p.marker_scale), t)
+            self._markers_frame = self._frame
+        self._mat_state = state
+        if not state.ok:
+            self._known = []
+            return FrameResult(self._frame, t, state, [], [])
+        H = state.H
+        Hinv = np.linalg.inv(H)
+        ppm, margin = p.detect_ppm, p.view_margin_mm
+        view = top_down(gray, H, self.mat.size_mm, ppm, margin)
+        card_px = (self.size_mm[0] * ppm, self.size_mm[1] * ppm)
+        found = masks(view, min(card_px), p.detect)
+        self._blank_markers(found, ppm, margin)
+        quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo)
+        area = card_px[0] * card_px[1]
+        occl = occluders(found, quads, p.min_occluder * area)
+
+        def to_mm(q: np.ndarray) -> np.ndarray:
+            return q / ppm - margin
+
+        def to_px(q: np.ndarray) -> np.ndarray:
+            return to_plane(to_mm(q), Hinv).astype(np.float32)
+
+        occl_mm = [to_mm(poly) for poly in _polygons(occl)]
+        occl_px = [to_plane(poly, Hinv).astype(np.float32) for poly in occl_mm]
+        cards = self._identify_all(image, quads, to_px, to_mm)
+        return FrameResult(self._frame, t, state, cards, occl_px, occl_mm, H=H)
+
+    def _blank_markers(self, found: Masks, ppm: float, margin: float) -> None:
+        """The markers and their white margins are not cards."""
+        assert self.mat is not None
+        for m in self.mat.markers:
+            c = np.asarray(m.corners_mm, np.float64) + margin
+            lo = np.maximum(np.floor((c.min(axis=0) - QUIET_MM - 1) * ppm).astype(int), 0)
+            hi = np.ceil((c.max(axis=0) + QUIET_MM + 1) * ppm).astype(int)
+            found.bright[lo[1]:hi[1], lo[0]:hi[0]] = 0
+            found.dark[lo[1]:hi[1], lo[0]:hi[0]] = 0
+
+    # -- without a mat ----------------------------------------------------------
+
+    def _see_direct(self, image: np.ndarray, gray: np.ndarray, t: float) -> FrameResult:
+        p = self.params
+        f = min(1.0, p.direct_width / gray.shape[1])
+        small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
+        found = masks(small, self._scale * min(self.size_mm) if self._scale else None, p.detect)
+        whole = find_cards(small, self.aspect, None, p.detect, found)
+        scale = card_scale(whole, self.size_mm)
+        if scale is not None:
+            self._scale = scale if self._scale is None else 0.8 * self._scale + 0.2 * scale
+        quads = whole
+        if self._scale is not None:
+            card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
+            quads = find_cards(small, self.aspect, card_px, p.detect, found, self._memo)
+        ppm = self._scale or 1.0
+        occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
+        polys = _polygons(occl)
+        occl_px = [((poly + 0.5) / f - 0.5).astype(np.float32) for poly in polys]
+        cards = self._identify_all(image, quads, lambda q: ((q + 0.5) / f - 0.5).astype(np.float32),
+                                   lambda q: q / ppm)
+        return FrameResult(self._frame, t, None, cards, occl_px, [poly / ppm for poly in polys])
+
+    # -- identities -------------------------------------------------------------
+
+    def _identify_all(self, image: np.ndarray, quads: list[CardQuad], to_px, to_mm) -> list[CardSeen]:
+        p = self.params
+        out: list[CardSeen] = []
+        kept: list[_Known] = []
+        for quad in quads:
+            corners_px = to_px(quad.corners)
+            corners_mm = to_mm(quad.corners)
+            known = self._recall(corners_mm)
+            age = self._frame - known.checked if known is not None else 0
+            if known is not None and ((known.agree >= p.confirm and age < p.recheck_frames)
+                                      or (not known.identity.known and age < p.retry_unknown)):
+                identity = known.identity
+                k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
+            else:
+                identity = identify(image, corners_px, self.templates, quad.seen, p.identify)
+                self.identifications += 1
+                k = identity.rotation
+                same = known is not None and identity.known and known.identity.code == identity.code
+                agree = known.agree + 1 if same else (1 if identity.known else 0)
+                known = _Known(corners_mm, identity, agree, self._frame, corners_mm[k])
+            known.corners_mm = corners_mm
+            known.top_left_mm = corners_mm[k]
+            kept.append(known)
+            ordered_px = corners_px[ROLL[k]]
+            ordered_mm = corners_mm[ROLL[k]]
+            place = zone_at(self.mat, *ordered_mm.mean(axis=0))
+            out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
+                                place, quad.complete))
+        self._known = kept
+        return out
+
+    def _recall(self, corners_mm: np.ndarray) -> _Known | None:
+        """The cached card lying where this one lies: its centre within cache_mm and its
+        sides turned by less than 5 degrees (a quad inferred from a covered card wobbles
+        more at its far corners than at its centre)."""
+        if not self._known:
+            return None
+        centres = np.array([k.corners_mm.mean(axis=0) for k in self._known])
+        d = np.linalg.norm(centres - corners_mm.mean(axis=0), axis=1)
+        i = int(np.argmin(d))
+        if d[i] > self.params.cache_mm:
+            return None
+        a, b = corners_mm[1] - corners_mm[0], self._known[i].corners_mm[1] - self._known[i].corners_mm[0]
+        turn = abs(np.degrees(np.arctan2(a[0] * b[1] - a[1] * b[0], a @ b))) % 90
+        return self._known[i] if min(turn, 90 - turn) <= 5.0 else None
+
+
+def _polygons(mask: np.ndarray) -> list[np.ndarray]:
+    """Outlines of the regions of a mask, simplified, as (N, 2) float arrays."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        approx = cv2.approxPolyDP(c, 2.0, True).reshape(-1, 2).astype(np.float64)
+        if len(approx) >= 3:
+            out.append(approx)
+    return out
+
+
+def recognize_image(image: np.ndarray, deck: str, templates: Templates | None = None,
+                    mat: MatSpec | None = None) -> FrameResult:
+    """The cards in one still image (a photo of the table, a saved frame)."""
+    return Recognizer(deck, mat, templates=templates).see(image)
+
+
+__all__ = ["FOUND", "LOST", "CardSeen", "FrameResult", "PipelineParams", "Recognizer", "recognize_image"]

@@ -1,0 +1,209 @@
+"""Templates: what each card of a deck looks like, in the form identification compares.
+
+For every card: the top-left corner index and the bottom-right one turned upright, in
+grey (for `cv2.matchTemplate`) and in colour (for telling apart cards whose indices
+differ only in colour or in a small suit mark), and the whole face at low resolution.
+They are built from upright face images: the project's own card art for the built-in
+decks (`vision.art.render_card`), or the user's photos for a learned deck (`vision.learn`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+#: Resolution of the index templates (px/mm): about the camera's own resolution over a
+#: table, so nothing is gained by more, and matching cost grows with its square.
+INDEX_PPM = 3.0
+#: Resolution of the face templates (px/mm): the face only settles which way up a card
+#: lies, so coarse is enough.
+FACE_PPM = 1.0
+#: The index search window reaches this far (mm) around the template on every side.
+MARGIN_MM = 1.5
+#: The coarse pass works at half the index resolution.
+COARSE_STEP = 2
+#: The face template is inset this far (mm) from the card's edges (which then serve as
+#: the search window, and the rounded corners are left out).
+FACE_INSET_MM = 3.0
+#: Cards whose faces differ nowhere by more than this many grey levels are the same art.
+SAME_ART_LEVELS = 12.0
+#: The code of a back template (never a card's code: codes have no brackets).
+BACK = "(back)"
+#: Percentile of a crop's pixels taken as its paper white (indices are mostly paper).
+PAPER_PERCENTILE = 92
+
+
+#: Blur (Gaussian sigma, mm) of the template sets: a camera over a table blurs the print
+#: by about its own pixel size, more when it is out of focus; each card is matched at
+#: the level that fits it best (docs/vision.md, "Identification").
+BLUR_MM = (0.3, 0.7, 1.2)
+#: The blur of a card's edge (Gaussian sigma, mm, measured across its outline by
+#: identify.edge_blur_mm) that separates the levels. Measured on the synthetic table (727
+#: whole cards of three decks, eight blur strengths): up to 0.45 mm every card matched
+#: the first set best, from 0.55 to 0.75 mm the second, from 0.95 mm the third; the
+#: borders split the two mixed bins (docs/vision.md, "Identification").
+LEVEL_EDGES_MM = (0.5, 0.85)
+#: The set the coarse pass uses (in between: it only has to rank).
+COARSE_LEVEL = 1
+
+
+@dataclass(frozen=True)
+class Templates:
+    """The templates of one deck. Arrays are stacked by blur level, then in `codes` order."""
+
+    deck: str
+    codes: tuple[str, ...]
+    size_mm: tuple[float, float]  # (width, height) of the upright card
+    index_box_mm: tuple[float, float, float, float]  # (x, y, w, h) of the top-left index
+    index_tl: np.ndarray = field(repr=False)  # (L, N, h, w) uint8 grey
+    index_br: np.ndarray = field(repr=False)  # (L, N, h, w) uint8, the other corner turned upright
+    colour_tl: np.ndarray = field(repr=False)  # (L, N, h, w, 3) uint8 BGR
+    colour_br: np.ndarray = field(repr=False)
+    face: np.ndarray = field(repr=False)  # (N, H, W) uint8 grey, inset
+    same: Mapping[str, frozenset[str]] = field(repr=False, default_factory=dict)
+    coarse: np.ndarray = field(repr=False, default=None)  # (h'*w', 2N): tl then br, half size
+    coarse_shape: tuple[int, int] = (0, 0)
+    pairs: dict = field(repr=False, default_factory=dict, compare=False)  # pair_margin cache
+
+    @property
+    def square(self) -> bool:
+        return abs(self.size_mm[0] - self.size_mm[1]) < 0.5
+
+    @property
+    def index_shape(self) -> tuple[int, int]:
+        return self.index_tl.shape[2], self.index_tl.shape[3]
+
+    @property
+    def card_codes(self) -> tuple[str, ...]:
+        """The codes of the cards (the backs left out)."""
+        return tuple(c for c in self.codes if not is_back(c))
+
+    @property
+    def levels(self) -> int:
+        return self.index_tl.shape[0]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+
+def _crop(img: np.ndarray, box_mm: tuple[float, float, float, float], ppm: float) -> np.ndarray:
+    x, y, w, h = (round(v * ppm) for v in box_mm)
+    return img[y:y + h, x:x + w]
+
+
+def flat(stack: np.ndarray) -> np.ndarray:
+    """Rows of zero mean and unit length: their dot products are correlations."""
+    a = stack.reshape(stack.shape[0], -1).astype(np.float32)
+    a -= a.mean(axis=1, keepdims=True)
+    return a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-6)
+
+
+def white_balance(bgr: np.ndarray) -> np.ndarray:
+    """Colour divided by the crop's own paper white, per channel (float32, paper = 1):
+    the light's colour and strength cancel out, what is left is the ink."""
+    f = bgr.astype(np.float32)
+    px = f.reshape(-1, 3)
+    k = int(PAPER_PERCENTILE / 100 * (len(px) - 1))
+    paper = np.partition(px, k, axis=0)[k]
+    return f / np.maximum(paper, 1.0)
+
+
+def halve(img: np.ndarray) -> np.ndarray:
+    """The coarse pass's resolution."""
+    h, w = img.shape[:2]
+    return cv2.resize(img, (w // COARSE_STEP, h // COARSE_STEP), interpolation=cv2.INTER_AREA)
+
+
+def soften(img: np.ndarray, sigma_mm: float, ppm: float = INDEX_PPM) -> np.ndarray:
+    """Sharp art blurred the way a camera blurs the printed card."""
+    return cv2.GaussianBlur(img, (0, 0), sigma_mm * ppm)
+
+
+def is_back(code: str) -> bool:
+    """Is this template a card's back (which names no card)?"""
+    return code.startswith(BACK)
+
+
+def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[float, float],
+                    index_box_mm: tuple[float, float, float, float],
+                    backs: Sequence[np.ndarray] = ()) -> Templates:
+    """Templates from upright BGR face images (any resolution), one per code, and from
+    pictures of the deck's back: a face-down card then matches its back, not a card."""
+    if not faces:
+        raise ValueError(f"no card faces to build the {deck!r} templates from")
+    faces = dict(faces)
+    for i, back in enumerate(backs):
+        faces[BACK if i == 0 else f"{BACK} {i + 1}"] = back
+    w, h = size_mm
+    index_px = (round(w * INDEX_PPM), round(h * INDEX_PPM))
+    face_px = (round(w * FACE_PPM), round(h * FACE_PPM))
+    inset = (FACE_INSET_MM, FACE_INSET_MM, w - 2 * FACE_INSET_MM, h - 2 * FACE_INSET_MM)
+    codes, face, face_colour = [], [], []
+    tl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
+    br: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
+    ctl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
+    cbr: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
+    for code, image in faces.items():
+        if image.ndim != 3:
+            raise ValueError(f"the face of {code!r} must be a colour image, got shape {image.shape}")
+        codes.append(code)
+        sharp = cv2.resize(image, index_px, interpolation=cv2.INTER_AREA)
+        for level, sigma in enumerate(BLUR_MM):
+            big = soften(sharp, sigma)
+            a = _crop(big, index_box_mm, INDEX_PPM)
+            b = _crop(cv2.rotate(big, cv2.ROTATE_180), index_box_mm, INDEX_PPM)
+            ctl[level].append(a)
+            cbr[level].append(b)
+            tl[level].append(cv2.cvtColor(a, cv2.COLOR_BGR2GRAY))
+            br[level].append(cv2.cvtColor(b, cv2.COLOR_BGR2GRAY))
+        small = cv2.GaussianBlur(cv2.resize(image, face_px, interpolation=cv2.INTER_AREA), (3, 3), 0)
+        face_colour.append(small.astype(np.float32))
+        face.append(_crop(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), inset, FACE_PPM))
+    tl_a = np.stack([np.stack(x) for x in tl])
+    br_a = np.stack([np.stack(x) for x in br])
+    ctl_a = np.stack([np.stack(x) for x in ctl])
+    cbr_a = np.stack([np.stack(x) for x in cbr])
+    coarse = np.vstack([flat(np.stack([halve(x) for x in tl_a[COARSE_LEVEL]])),
+                        flat(np.stack([halve(x) for x in br_a[COARSE_LEVEL]]))]).T.copy()
+    fc = np.stack(face_colour).reshape(len(codes), -1)
+    ic = ctl_a[0].reshape(len(codes), -1).astype(np.float32)
+    same = {}
+    for i, c in enumerate(codes):
+        alike = (np.abs(fc - fc[i]).max(axis=1) < SAME_ART_LEVELS) & \
+                (np.abs(ic - ic[i]).max(axis=1) < SAME_ART_LEVELS)
+        same[c] = frozenset(codes[j] for j in np.flatnonzero(alike)) | {c}
+    return Templates(deck, tuple(codes), (float(w), float(h)), tuple(index_box_mm), tl_a, br_a,
+                     ctl_a, cbr_a, np.stack(face), same, coarse, halve(tl_a[0, 0]).shape)
+
+
+@functools.lru_cache(maxsize=8)
+def art_templates(deck: str) -> Templates:
+    """Templates of a deck the project draws (vision.art), cached."""
+    from companion.cards import get_deck
+    from vision import art
+
+    name = get_deck(deck).name
+    faces = {code: art.render_card(name, code, 6.0) for code in get_deck(name).codes}
+    return build_templates(name, faces, art.card_size_mm(name), art.index_box_mm(name),
+                           [art.render_back(name, 6.0)])
+
+
+def deck_templates(deck: str) -> Templates:
+    """The templates of any deck usable by name: a learned deck's own photos, or the
+    project's art. Raises NoTemplates (naming the deck) for a deck with neither."""
+    from vision import learn
+
+    learned = learn.load_templates(deck)
+    if learned is not None:
+        return learned
+    from vision import art
+
+    try:
+        art.deck_art(deck)
+    except art.NoArt as exc:
+        raise learn.NoTemplates(f"{exc}; teach it with `companion deck learn`") from None
+    return art_templates(deck)

@@ -1,0 +1,314 @@
+"""The tracker: per-frame card detections in, stable table changes (observations) out.
+
+A card counts as placed only after it has been seen in the same place with the same
+identity for a few frames in a row; as removed only after its place has been seen
+empty for a few frames (a place covered by a hand, an arm or another card is not seen,
+so its cards are held); and a card that disappears from one zone and settles in another
+is one "moved", not a removal and a placement. Codes are unique within a deck, so a card
+whose code is already on the table somewhere that cannot be seen now is that card,
+moved.
+
+Positions are in table millimetres (mat millimetres, or the camera's plane scaled by the
+cards' own size when there is no mat). Pure: `update` depends only on its arguments and
+the tracker's own state, never on a clock.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.observation import Observation
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where on the table a point lies: a zone of the mat (or the bare table)."""
+
+    zone: str
+    kind: str
+    seat: int | None = None
+
+
+TABLE = Place("table", "table")
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One card seen in one frame. code None: a card whose identity is unknown."""
+
+    center: tuple[float, float]
+    code: str | None = None
+    confidence: float = 0.0
+    corners: np.ndarray | None = field(default=None, compare=False)  # (4, 2) mm, optional
+
+
+@dataclass(frozen=True)
+class TrackParams:
+    """Tracker knobs; docs/vision.md ("Tracking") says why each default is what it is."""
+
+    place_frames: int = 3  # frames in a row, same code, still, before "placed"
+    still_mm: float = 6.0  # how far a card may drift over those frames and count as still
+    remove_frames: int = 4  # frames in a row its place is seen empty before it is missing
+    move_window_s: float = 1.0  # how long a missing card may take to reappear as a move
+    match_mm: float = 40.0  # furthest a card moves between two frames and stays one track
+    forget_frames: int = 3  # frames a never-placed (tentative) track survives unseen
+    card_radius_mm: float = 38.0  # a card's reach from its centre, for occlusion tests
+
+
+ALL = "all"  # `occluded` value: the whole table is hidden (mat lost, camera covered)
+HOLD = "hold"  # `occluded` value: what is seen counts, but nothing counts as gone (mat held)
+
+
+@dataclass
+class _Track:
+    id: int
+    center: np.ndarray
+    codes: deque = field(default_factory=lambda: deque(maxlen=8))
+    confs: deque = field(default_factory=lambda: deque(maxlen=8))
+    positions: deque = field(default_factory=lambda: deque(maxlen=8))
+    seen_run: int = 0  # consecutive frames detected
+    unseen_run: int = 0  # consecutive frames its place was visible but it was not there
+    lost_run: int = 0  # consecutive frames not detected, covered or not
+    code: str | None = None  # the stable identity (set once placed)
+    place: Place | None = None  # the zone it was placed in or last moved to
+    confidence: float = 0.0
+    missing_since: float | None = None  # stable card whose place is seen empty
+    corners: np.ndarray | None = None  # (4, 2) mm where it was last seen, if known
+
+    @property
+    def stable(self) -> bool:
+        return self.code is not None
+
+
+@dataclass(frozen=True)
+class StableCard:
+    """A card the tracker currently holds as lying on the table."""
+
+    code: str
+    center: tuple[float, float]
+    place: Place
+    confidence: float
+    visible: bool  # read as itself in the latest frame (False: held while covered, unread or missing)
+
+
+def _covered(under: np.ndarray, over: np.ndarray) -> float:
+    """The share of quad `under` that quad `over` covers (both convex, in mm)."""
+    area = abs(float(cv2.contourArea(under)))
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(under, over)
+    return float(inter) / area
+
+
+class Tracker:
+    """Associates detections frame to frame and emits placed / removed / moved."""
+
+    def __init__(self, locate: Callable[[float, float], Place] | None = None,
+                 params: TrackParams = TrackParams()) -> None:
+        self.locate = locate or (lambda x, y: TABLE)
+        self.params = params
+        self._tracks: list[_Track] = []
+        self._next_id = 1
+        self._visible: set[int] = set()  # tracks detected this frame
+        self._confirmed: set[int] = set()  # ... and read as their own code
+
+    # -- public -------------------------------------------------------------
+
+    @property
+    def cards(self) -> list[StableCard]:
+        """The cards currently held as on the table."""
+        return [StableCard(t.code, (float(t.center[0]), float(t.center[1])), t.place, t.confidence,
+                           t.id in self._confirmed)
+                for t in self._tracks if t.code is not None and t.place is not None]
+
+    def update(self, detections: Sequence[Detection], t: float,
+               occluded: Sequence[np.ndarray] | str = (), frame: int | None = None
+               ) -> list[Observation]:
+        """Take one frame's detections (positions in table mm) and return what changed.
+
+        occluded: polygons ((N, 2) mm) where something covers the table this frame; ALL
+        when nothing can be seen (a lost mat, a covered camera); HOLD when the cards seen
+        count but an absence proves nothing (the mat's markers are covered, so the view
+        may be too).
+        """
+        p = self.params
+        events: list[Observation] = []
+        hold = False
+        if isinstance(occluded, str):
+            if occluded not in (ALL, HOLD):
+                raise ValueError(f"occluded must be polygons, {ALL!r} or {HOLD!r}, got {occluded!r}")
+            hold = occluded == HOLD
+        if isinstance(occluded, str) and not hold:
+            self._visible, self._confirmed = set(), set()
+            for tr in self._tracks:
+                tr.seen_run = 0
+            self._tracks = [tr for tr in self._tracks if tr.stable]
+            return self._expire(t, frame, events)
+
+        matched = self._associate(detections)
+        self._visible, self._confirmed = set(), set()
+        new_tracks = []
+        for det, tr in matched:
+            if tr is None:
+                tr = _Track(self._next_id, np.asarray(det.center, np.float64))
+                self._next_id += 1
+                new_tracks.append(tr)
+            tr.center = np.asarray(det.center, np.float64)
+            if det.corners is not None:
+                tr.corners = np.asarray(det.corners, np.float32).reshape(4, 2)
+            tr.positions.append(tr.center)
+            tr.codes.append(det.code)
+            tr.confs.append(det.confidence)
+            tr.seen_run += 1
+            tr.unseen_run = 0
+            tr.lost_run = 0
+            tr.missing_since = None
+            self._visible.add(tr.id)
+            if det.code is not None and det.code == tr.code:
+                self._confirmed.add(tr.id)
+        self._tracks.extend(new_tracks)
+
+        # (centre, track id) of what is seen now: a newer card can lie on an older one.
+        seen = [tr for tr in self._tracks if tr.id in self._visible]
+        polys = [] if hold else [np.asarray(poly, np.float32).reshape(-1, 1, 2) for poly in occluded]
+        for tr in self._tracks:
+            if tr.id in self._visible:
+                continue
+            tr.seen_run = 0
+            tr.lost_run += 1
+            if hold or self._hidden(tr, polys, seen):
+                continue  # covered: hold what we know, count nothing
+            tr.unseen_run += 1
+            if tr.stable and tr.missing_since is None and tr.unseen_run >= p.remove_frames:
+                tr.missing_since = t
+        # A card never placed leaves no trace once it is out of sight for a moment.
+        self._tracks = [tr for tr in self._tracks if tr.stable or tr.lost_run < p.forget_frames]
+
+        for tr in sorted(self._tracks, key=lambda x: x.id):
+            # A placed card a hand is touching may be pushed, or its outline merged with
+            # the hand's: it moves only once the hand has let go.
+            if tr.id in self._visible and self._settled(tr) and not (tr.stable and self._touched(tr, polys)):
+                events.extend(self._settle(tr, t, frame))
+        return self._expire(t, frame, events)
+
+    def _touched(self, tr: _Track, polys: list[np.ndarray]) -> bool:
+        pt = (float(tr.center[0]), float(tr.center[1]))
+        return any(cv2.pointPolygonTest(poly, pt, True) > -self.params.card_radius_mm for poly in polys)
+
+    def flush(self, t: float, frame: int | None = None) -> list[Observation]:
+        """At the end of a stream: report the missing cards as removed now."""
+        events: list[Observation] = []
+        for tr in list(self._tracks):
+            if tr.missing_since is not None:
+                events.append(self._obs("removed", tr, tr.place, t, frame))
+                self._tracks.remove(tr)
+        return events
+
+    # -- internals ----------------------------------------------------------
+
+    def _associate(self, detections: Sequence[Detection]) -> list[tuple[Detection, _Track | None]]:
+        """Greedy nearest-first matching of detections to tracks; a known code that
+        contradicts a track's stable identity never matches it."""
+        p = self.params
+        pairs = []
+        for i, det in enumerate(detections):
+            c = np.asarray(det.center, np.float64)
+            for j, tr in enumerate(self._tracks):
+                d = float(np.linalg.norm(c - tr.center))
+                if d > p.match_mm:
+                    continue
+                if tr.stable and det.code is not None and det.code != tr.code:
+                    continue
+                if tr.missing_since is not None and det.code != tr.code:
+                    continue  # a card seen gone comes back only as itself
+                if tr.stable and det.code is None and d > 2 * p.still_mm:
+                    continue  # an unread shape (a hand, a card passing) does not drag a placed card
+                pairs.append((d, i, j))
+        pairs.sort()
+        det_used: set[int] = set()
+        tr_used: set[int] = set()
+        out: list[tuple[Detection, _Track | None]] = []
+        for _d, i, j in pairs:
+            if i in det_used or j in tr_used:
+                continue
+            det_used.add(i)
+            tr_used.add(j)
+            out.append((detections[i], self._tracks[j]))
+        out.extend((det, None) for i, det in enumerate(detections) if i not in det_used)
+        return out
+
+    def _hidden(self, tr: _Track, polys: list[np.ndarray], seen: list[_Track]) -> bool:
+        """Is this track's place covered, by an occluder or by a newer card seen on top
+        of a quarter of it or more (a card under another may be too little seen to be
+        found)?"""
+        r = self.params.card_radius_mm
+        pt = (float(tr.center[0]), float(tr.center[1]))
+        for poly in polys:
+            if cv2.pointPolygonTest(poly, pt, True) > -r:
+                return True
+        for other in seen:
+            if other.id <= tr.id:
+                continue
+            if tr.corners is not None and other.corners is not None:
+                if _covered(tr.corners, other.corners) >= 0.25:
+                    return True
+            elif float(np.linalg.norm(other.center - tr.center)) < 0.6 * r:
+                return True
+        return False
+
+    def _settled(self, tr: _Track) -> bool:
+        """Seen for enough frames in a row, still, and (for a new card) one identity."""
+        p = self.params
+        n = p.place_frames
+        if tr.seen_run < n or len(tr.positions) < n:
+            return False
+        recent = np.array(list(tr.positions)[-n:])
+        if float(np.max(np.linalg.norm(recent - recent.mean(axis=0), axis=1))) > p.still_mm:
+            return False
+        if tr.stable:
+            return True
+        codes = list(tr.codes)[-n:]
+        return codes[0] is not None and all(c == codes[0] for c in codes)
+
+    def _settle(self, tr: _Track, t: float, frame: int | None) -> list[Observation]:
+        place = self.locate(float(tr.center[0]), float(tr.center[1]))
+        if tr.stable:
+            if place != tr.place:  # slid into another zone
+                old = tr.place
+                tr.place = place
+                return [self._obs("moved", tr, place, t, frame, old)]
+            return []
+        code = list(tr.codes)[-1]
+        n = self.params.place_frames
+        tr.confidence = float(np.mean(list(tr.confs)[-n:]))
+        twin = next((o for o in self._tracks if o is not tr and o.code == code), None)
+        if twin is not None and twin.id in self._visible:
+            return []  # the same card seen twice: one reading is wrong, wait
+        tr.code, tr.place = code, place
+        if twin is None:
+            return [self._obs("placed", tr, place, t, frame)]
+        self._tracks.remove(twin)  # the card we held elsewhere is this one, moved
+        if twin.place == place:
+            return []
+        return [self._obs("moved", tr, place, t, frame, twin.place)]
+
+    def _expire(self, t: float, frame: int | None, events: list[Observation]) -> list[Observation]:
+        for tr in list(self._tracks):
+            if tr.missing_since is not None and t - tr.missing_since >= self.params.move_window_s:
+                events.append(self._obs("removed", tr, tr.place, t, frame))
+                self._tracks.remove(tr)
+        return events
+
+    @staticmethod
+    def _obs(kind: str, tr: _Track, place: Place | None, t: float, frame: int | None,
+             old: Place | None = None) -> Observation:
+        place = place or TABLE
+        return Observation(kind=kind, code=tr.code or "", zone=place.zone, zone_kind=place.kind,
+                           seat=place.seat, from_zone=old.zone if old else None,
+                           from_seat=old.seat if old else None, t=t, frame=frame,
+                           confidence=round(tr.confidence, 3))
