@@ -84,9 +84,22 @@ def build() -> CLI:
     return cli
 
 
+def _register_learned_decks() -> None:
+    """Decks taught with `companion deck learn` are usable by name in every command. Only
+    import vision (and OpenCV, a slow import) when such a deck exists."""
+    from companion.paths import learned_decks_dir
+
+    folder = learned_decks_dir()
+    if folder.is_dir() and any(folder.glob("*/manifest.json")):
+        from vision.learn import register_learned
+
+        register_learned()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     cli = build()
     try:
+        _register_learned_decks()
         args = cli.parser.parse_args(argv)
         if not getattr(args, "func", None):
             cli.parser.print_help()

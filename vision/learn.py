@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -24,11 +23,12 @@ import numpy as np
 
 from companion.cards import DECK_ALIASES, Deck, get_deck, register_deck
 from companion.errors import CompanionError, UnknownCard
+from companion.paths import ENV_VAR as ENV_VAR  # re-exported: the variable that moves the data
+from companion.paths import learned_decks_dir
 from vision.detect import find_cards, order_quad, refine_quad, snap_quad
 from vision.identify import warp_card
 from vision.templates import BACK, Templates, build_templates
 
-ENV_VAR = "COMPANION_DATA_DIR"
 #: Resolution of the stored faces (px/mm): enough for every template made from them.
 LEARN_PPM = 6.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -51,18 +51,8 @@ class LearnFailed(CompanionError, ValueError):
 
 # --- where learned decks live ---------------------------------------------------
 
-def data_dir() -> Path:
-    """`$COMPANION_DATA_DIR` if set, else the user's data directory for the companion."""
-    env = os.environ.get(ENV_VAR, "").strip()
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("table-companion"))
-
-
 def decks_dir() -> Path:
-    return data_dir() / "decks"
+    return learned_decks_dir()
 
 
 def check_name(name: str) -> str:

@@ -4,6 +4,7 @@ frames at the table; the learned deck is then recognised by name."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import cv2
@@ -262,3 +263,16 @@ def test_teaching_at_the_table_guides_card_by_card(data_dir):
     assert said[0].startswith("1/4: lay Ace of Spades (AS)")
     templates = deck_templates("table")
     assert sorted(templates.card_codes) == ["2D", "AS", "KH"]
+
+
+def test_a_learned_deck_is_usable_by_name_in_every_command(kitchen):
+    """A fresh `companion` process finds the taught deck: `companion cards kitchen`."""
+    import subprocess
+    import sys
+
+    data_dir, _ = kitchen
+    env = {**os.environ, learn.ENV_VAR: str(data_dir)}
+    proc = subprocess.run([sys.executable, "-m", "companion", "cards", "kitchen"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "AS" in proc.stdout and "54 cards" in proc.stdout
