@@ -130,8 +130,13 @@ class Deck:
                 result.append(unused[0])
             elif allow_repeats:
                 result.append(matches[0])
+            elif len(matches) > 1:
+                raise UnknownCard(f"there are only {len(matches)} cards called {text!r} in the "
+                                  f"{self.title} deck ({', '.join(c.code for c in matches)})")
             else:
-                raise UnknownCard(f"card {text!r} ({matches[0].code}) is given twice")
+                code = matches[0].code
+                named = repr(text) if text == code else f"{text!r} ({code})"
+                raise UnknownCard(f"card {named} is given twice")
         return result
 
     def code(self, text: str) -> str:

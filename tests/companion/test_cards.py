@@ -37,8 +37,10 @@ def test_interchangeable_names_take_the_next_card():
     assert [c.code for c in std.parse_many(["Joker", "joker"])] == ["JK1", "JK2"]
     with pytest.raises(UnknownCard, match="given twice"):
         std.parse_many(["AS", "Ace of Spades"])
-    with pytest.raises(UnknownCard, match="given twice"):
+    with pytest.raises(UnknownCard, match=r"only 2 cards called 'Joker' .*\(JK1, JK2\)"):
         std.parse_many(["Joker", "Joker", "Joker"])
+    with pytest.raises(UnknownCard, match=r"^card 'AS' is given twice$"):
+        std.parse_many(["AS", "AS"])
 
 
 def test_misspelt_card_names_the_closest():
