@@ -229,6 +229,9 @@ PRESETS: dict[str, Degradations] = {
 # --- the camera --------------------------------------------------------------------------
 
 TABLE_BGR = (52, 84, 122)  # a wooden table around the mat
+#: Set-up images are worked out this many rows at a time, so the camera's float
+#: temporaries stay a few MB (the kiosk runs it within a memory budget).
+BAND_ROWS = 64
 
 
 class SyntheticCamera:
@@ -257,11 +260,7 @@ class SyntheticCamera:
         self._mat_px_to_frame = self.homography @ mm_from_px
         # the warp is the same every frame: its pixel maps are worked out once, in the
         # fixed-point form OpenCV remaps fastest
-        fw, fh = self.size
-        grid = np.stack(np.meshgrid(np.arange(fw, dtype=np.float32), np.arange(fh, dtype=np.float32)), -1)
-        source = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), np.linalg.inv(self._mat_px_to_frame))
-        source = source.reshape(fh, fw, 2)
-        self._map1, self._map2 = cv2.convertMaps(source[..., 0], source[..., 1], cv2.CV_16SC2)
+        self._map1, self._map2 = _remap_maps(np.linalg.inv(self._mat_px_to_frame), self.size)
         self._background = _table(self.size, rng)
         self._gain = _lighting(self.size, self.degrade, rng)
         self._noise = _noise_fields(self.size, self.degrade.noise, rng)
@@ -450,13 +449,35 @@ def _mat_scale(h: np.ndarray, mat_size: tuple[float, float]) -> float:
     return float(np.clip(round(max(edges) * 1.25, 2), 1.0, 6.0))
 
 
+def _bands(rows: int) -> list[tuple[int, int]]:
+    """Row ranges of at most BAND_ROWS rows covering `rows`."""
+    return [(y0, min(rows, y0 + BAND_ROWS)) for y0 in range(0, rows, BAND_ROWS)]
+
+
+def _remap_maps(frame_to_source: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.remap's fixed-point maps (CV_16SC2 and its fractions) of a perspective warp,
+    worked out a band of rows at a time: the float maps of a whole frame would take
+    7 MB each at once (15 MB for 1280x720) only to be thrown away."""
+    fw, fh = size
+    map1 = np.empty((fh, fw, 2), np.int16)
+    map2 = np.empty((fh, fw), np.uint16)
+    xs = np.arange(fw, dtype=np.float32)
+    for y0, y1 in _bands(fh):
+        grid = np.stack(np.meshgrid(xs, np.arange(y0, y1, dtype=np.float32)), -1)
+        source = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), frame_to_source).reshape(y1 - y0, fw, 2)
+        map1[y0:y1], map2[y0:y1] = cv2.convertMaps(source[..., 0], source[..., 1], cv2.CV_16SC2)
+    return map1, map2
+
+
 def _table(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     w, h = size
     grain = cv2.resize(rng.normal(0, 1, (max(2, h // 40), max(2, w // 4))).astype(np.float32), (w, h),
                        interpolation=cv2.INTER_CUBIC)
     base = np.array(TABLE_BGR, np.float32)
-    image = base[None, None, :] * (1 + 0.08 * grain[:, :, None])
-    return np.clip(image, 0, 255).astype(np.uint8)
+    image = np.empty((h, w, 3), np.uint8)
+    for y0, y1 in _bands(h):  # by bands: no whole-frame float images
+        image[y0:y1] = np.clip(base[None, None, :] * (1 + 0.08 * grain[y0:y1, :, None]), 0, 255)
+    return image
 
 
 def _lighting(size: tuple[int, int], d: Degradations, rng: np.random.Generator) -> np.ndarray | None:
@@ -464,28 +485,38 @@ def _lighting(size: tuple[int, int], d: Degradations, rng: np.random.Generator) 
     if d.light <= 0 and d.shadow <= 0:
         return None
     w, h = size
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    xs, ys = xs / w - 0.5, ys / h - 0.5
     angle = rng.uniform(0, 2 * math.pi)
-    ramp = (xs * math.cos(angle) + ys * math.sin(angle)) + 0.5
-    gain = 1.0 + d.light * (0.2 - 0.5 * np.clip(ramp, 0, 1) - 0.25 * (xs ** 2 + ys ** 2))
     if d.shadow > 0:
         cx, cy = rng.uniform(-0.3, 0.3, 2)
         rx, ry = rng.uniform(0.15, 0.3, 2)
-        blob = np.exp(-(((xs - cx) / rx) ** 2 + ((ys - cy) / ry) ** 2))
-        gain *= 1.0 - 0.45 * d.shadow * blob
-    g = np.clip(gain * 200, 0, 255).astype(np.uint8)
+    g = np.empty((h, w), np.uint8)
+    for y0, y1 in _bands(h):  # by bands: a whole frame would take a dozen float images
+        ys, xs = np.mgrid[y0:y1, 0:w].astype(np.float32)
+        xs, ys = xs / w - 0.5, ys / h - 0.5
+        ramp = (xs * math.cos(angle) + ys * math.sin(angle)) + 0.5
+        gain = 1.0 + d.light * (0.2 - 0.5 * np.clip(ramp, 0, 1) - 0.25 * (xs ** 2 + ys ** 2))
+        if d.shadow > 0:
+            blob = np.exp(-(((xs - cx) / rx) ** 2 + ((ys - cy) / ry) ** 2))
+            gain *= 1.0 - 0.45 * d.shadow * blob
+        g[y0:y1] = np.clip(gain * 200, 0, 255)
     return cv2.merge([g, g, g])
 
 
 def _noise_fields(size: tuple[int, int], strength: float,
                   rng: np.random.Generator) -> list[np.ndarray] | None:
-    """Two fields of sensor noise a little larger than a frame; each frame takes a window."""
+    """Two fields of sensor noise a little larger than a frame; each frame takes a window.
+    Kept as int8 (the noise is clipped to +-127) and drawn a band of rows at a time: the
+    same numbers as one draw of the whole field, without its 24 MB of float64."""
     if strength <= 0:
         return None
     w, h = size
-    return [np.clip(rng.normal(0, 10.0 * strength, (h + 32, w + 32, 3)), -127, 127).astype(np.int16)
-            for _ in range(2)]
+    fields = []
+    for _ in range(2):
+        field = np.empty((h + 32, w + 32, 3), np.int8)
+        for y0, y1 in _bands(h + 32):
+            field[y0:y1] = np.clip(rng.normal(0, 10.0 * strength, (y1 - y0, w + 32, 3)), -127, 127)
+        fields.append(field)
+    return fields
 
 
 def _card_quad(p: Placement, card: tuple[float, float]) -> Quad:

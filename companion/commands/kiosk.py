@@ -53,8 +53,9 @@ def run(args: argparse.Namespace) -> int:
         raise NoDisplay("no display to open the kiosk on: set DISPLAY (a desktop), or run it "
                         "on the Pi's screen (SDL_VIDEODRIVER=kmsdrm, as the systemd unit does)")
     started = time.monotonic()
-    from kiosk.boot import configure
+    from kiosk.boot import configure, tune_process
 
+    tune_process()  # before numpy, OpenCV and Kivy load: the memory budget (docs/kiosk.md)
     configure(args.size, fullscreen=args.fullscreen)
     from companion.storage import Store
     from kiosk.app import CompanionApp

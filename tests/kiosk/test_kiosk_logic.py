@@ -420,6 +420,26 @@ def test_no_display_is_one_line(monkeypatch, capsys):
     assert err.count("\n") == 1 and "no display" in err
 
 
+def test_process_tuning_sets_what_is_missing_and_keeps_what_is_set():
+    """`companion kiosk` makes BLAS single-threaded and malloc give memory back, unless
+    the environment (the systemd unit, a person) already chose."""
+    import platform
+
+    from kiosk.boot import release_memory, tune_process
+
+    chosen = {"OPENBLAS_NUM_THREADS": "4", "MALLOC_ARENA_MAX": "8", "MALLOC_MMAP_THRESHOLD_": "65536"}
+    env = dict(chosen)
+    assert tune_process(env) == {"OMP_NUM_THREADS": "1"}
+    assert env == {**chosen, "OMP_NUM_THREADS": "1"}
+
+    env = {}
+    done = tune_process(env)
+    assert env == {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    glibc = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert ("MALLOC_ARENA_MAX" in done and "MALLOC_MMAP_THRESHOLD_" in done) == glibc
+    assert release_memory() == glibc
+
+
 def test_bad_window_size_is_a_usage_error(capsys):
     from companion import cli
 

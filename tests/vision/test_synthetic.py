@@ -172,3 +172,71 @@ def test_hands_come_from_their_seat():
     assert hand.position(0.5) is None and hand.position(2.0) == pytest.approx((w / 2, 30.0))
     with pytest.raises(BadOption, match="no seat 5"):
         HandPass.from_seat(mat, 5, target, 0.0)
+
+
+def test_set_up_by_bands_draws_the_same_camera_as_whole_frames(monkeypatch):
+    """The camera's set-up works a band of rows at a time to stay small in memory; the
+    pictures must be the ones the whole-frame formulas give (and so the same as before)."""
+    from vision import synthetic
+
+    monkeypatch.setattr(synthetic, "BAND_ROWS", 7)  # several bands and a short last one
+    size = (61, 45)
+    w, h = size
+    inv = np.linalg.inv(np.array([[1.1, 0.05, 3.0], [-0.02, 0.95, 2.0], [1e-4, 2e-4, 1.0]]))
+    grid = np.stack(np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32)), -1)
+    source = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(h, w, 2)
+    whole = cv2.convertMaps(source[..., 0], source[..., 1], cv2.CV_16SC2)
+    banded = synthetic._remap_maps(inv, size)
+    assert all(np.array_equal(a, b) for a, b in zip(whole, banded, strict=True))
+
+    noise = synthetic._noise_fields(size, 0.8, np.random.default_rng(4))
+    rng = np.random.default_rng(4)
+    for field in noise:
+        expected = np.clip(rng.normal(0, 8.0, (h + 32, w + 32, 3)), -127, 127).astype(np.int16)
+        assert field.shape == expected.shape and np.array_equal(field.astype(np.int16), expected)
+
+    table = synthetic._table(size, np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    grain = cv2.resize(rng.normal(0, 1, (max(2, h // 40), max(2, w // 4))).astype(np.float32), (w, h),
+                       interpolation=cv2.INTER_CUBIC)
+    base = np.array(synthetic.TABLE_BGR, np.float32)
+    assert np.array_equal(table, np.clip(base * (1 + 0.08 * grain[:, :, None]), 0, 255).astype(np.uint8))
+
+    d = Degradations(light=0.7, shadow=0.6)
+    gain = synthetic._lighting(size, d, np.random.default_rng(6))
+    rng = np.random.default_rng(6)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    xs, ys = xs / w - 0.5, ys / h - 0.5
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (xs * np.cos(angle) + ys * np.sin(angle)) + 0.5
+    g = 1.0 + d.light * (0.2 - 0.5 * np.clip(ramp, 0, 1) - 0.25 * (xs ** 2 + ys ** 2))
+    cx, cy = rng.uniform(-0.3, 0.3, 2)
+    rx, ry = rng.uniform(0.15, 0.3, 2)
+    g *= 1.0 - 0.45 * d.shadow * np.exp(-(((xs - cx) / rx) ** 2 + ((ys - cy) / ry) ** 2))
+    expected = np.clip(g * 200, 0, 255).astype(np.uint8)
+    assert gain is not None and np.array_equal(gain, cv2.merge([expected] * 3))
+
+
+def test_card_drawings_are_kept_up_to_a_size_in_bytes():
+    """The card cache the synthetic table draws from keeps recent drawings, within its
+    byte budget: a deck drawn large for templates or print is not kept for ever."""
+    from vision.art import RenderCache
+
+    cache = RenderCache(max_bytes=3000)
+    made: list[str] = []
+
+    def make(key: str) -> np.ndarray:
+        made.append(key)
+        return np.full((10, 100), len(made), np.uint8)  # 1000 bytes
+
+    a = cache.get("a", lambda: make("a"))
+    assert cache.get("a", lambda: make("a")) is a and made == ["a"]
+    for key in "bcd":
+        cache.get(key, lambda key=key: make(key))
+    assert len(cache) == 3 and cache.nbytes == 3000
+    cache.get("b", lambda: make("b"))  # still kept: "a", the least recent, went first
+    assert made == ["a", "b", "c", "d"]
+    cache.get("a", lambda: make("a"))
+    assert made[-1] == "a"
+    big = cache.get("big", lambda: np.zeros(5000, np.uint8))  # larger than the budget: kept alone
+    assert len(cache) == 1 and cache.get("big", lambda: make("big")) is big

@@ -2,8 +2,10 @@
 
 The same drawings are printed (`vision.printing`), put on the synthetic table
 (`vision.synthetic`) and used by recognition as templates, so every function here is
-cached: ask for a card at a resolution once, get the same array back every time. The
-arrays are read-only for that reason (copy one before drawing on it).
+cached: ask for a card at a resolution again, get the same array back while it is in the
+cache. The arrays are read-only for that reason (copy one before drawing on it). Card
+faces are kept up to `RENDER_CACHE_BYTES`, least recently used first out: a deck drawn for
+templates at 6 px/mm or for print is 15 to 300 MB, which a kiosk cannot keep for nothing.
 
 Every card carries its index (rank and suit) in its top-left corner and, turned 180
 degrees, in its bottom-right corner: `index_box_mm(deck)` is where the first one is on
@@ -12,6 +14,9 @@ an upright card. The drawings are described in docs/cards-art.md.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 
 import cv2
@@ -25,6 +30,9 @@ from vision.art.common import DeckArt, draw_card, finish
 
 MIN_PX_PER_MM = 0.5
 MAX_PX_PER_MM = 40.0
+#: At most this many bytes of rendered card faces are kept (a whole deck at the synthetic
+#: table's 2 px/mm takes 2 to 10 MB; at 6 px/mm, 15 to 80 MB).
+RENDER_CACHE_BYTES = 12 << 20
 
 ARTS: dict[str, DeckArt] = {art.deck: art for art in (yokir.ART, piktas.ART, standard.ART, ideal.ART)}
 
@@ -95,10 +103,58 @@ def render_card(deck: str, code: str, px_per_mm: float = 3.0) -> np.ndarray:
     return _render_card(art.deck, card.code, _check_px(px_per_mm))
 
 
-@lru_cache(maxsize=1024)
+class RenderCache:
+    """Images by key, kept up to `max_bytes` in all (the least recently used go first; the
+    newest is kept even when larger). Safe to share between threads: the kiosk's camera
+    thread and its screens both draw cards."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[Hashable, np.ndarray] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the images kept now."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable, make: Callable[[], np.ndarray]) -> np.ndarray:
+        """The image kept for `key`, else `make()` kept and returned."""
+        with self._lock:
+            image = self._items.get(key)
+            if image is not None:
+                self._items.move_to_end(key)
+                return image
+        image = make()  # outside the lock: drawing takes milliseconds
+        with self._lock:
+            if key in self._items:  # another thread drew it meanwhile: one array per key
+                self._items.move_to_end(key)
+                return self._items[key]
+            self._items[key] = image
+            self._bytes += image.nbytes
+            while self._bytes > self.max_bytes and len(self._items) > 1:
+                _, old = self._items.popitem(last=False)
+                self._bytes -= old.nbytes
+        return image
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+_FACES = RenderCache(RENDER_CACHE_BYTES)
+
+
 def _render_card(deck: str, code: str, px_per_mm: float) -> np.ndarray:
-    art = ARTS[deck]
-    return _frozen(draw_card(art, get_deck(deck)[code], px_per_mm).to_bgr())
+    def draw() -> np.ndarray:
+        return _frozen(draw_card(ARTS[deck], get_deck(deck)[code], px_per_mm).to_bgr())
+
+    return _FACES.get((deck, code, px_per_mm), draw)
 
 
 def render_back(deck: str, px_per_mm: float = 3.0) -> np.ndarray:
@@ -148,6 +204,7 @@ def index_correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float(cv2.matchTemplate(ga, gb, cv2.TM_CCOEFF_NORMED)[0, 0])
 
 
-__all__ = ["ARTS", "MAX_PX_PER_MM", "MIN_PX_PER_MM", "BadResolution", "NoArt", "art_decks",
+__all__ = ["ARTS", "MAX_PX_PER_MM", "MIN_PX_PER_MM", "RENDER_CACHE_BYTES", "BadResolution", "NoArt",
+           "RenderCache", "art_decks",
            "card_mask", "card_size_mm", "corner_radius_mm", "deck_art", "index_box_mm",
            "index_correlation", "index_image", "render_back", "render_card"]
