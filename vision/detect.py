@@ -15,7 +15,9 @@ a card, with the card's known size, says where the whole card lies.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -48,6 +50,15 @@ class DetectParams:
     #: Least share of a card's inside, or of a ring just inside its edge, that must be
     #: bright (paper, a back's white border): a printed outline or a glare ring is not a card.
     min_solid: float = 0.4
+    #: A dark card's pixels (a Piktas void) are darker than the table by this many grey
+    #: levels and below this fraction of its brightness (a shadow keeps over half of it).
+    dark_card_contrast: float = 20.0
+    dark_card_ratio: float = 0.45
+    #: With the card's size known, a lone blob's quad is taken as the card only if no
+    #: corner is further than this fraction of a card's width from the exact card
+    #: rectangle fitted to it; else (a zone outline or glare touching it bends it) the
+    #: card is fitted from its corners, as touching cards are.
+    whole_fit: float = 0.02
 
 
 @dataclass(frozen=True)
@@ -435,11 +446,14 @@ def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     return np.hstack([m, (mu_d - m @ mu_s)[:, None]])
 
 
-def _merge(hyps: list[_Hyp], size: tuple[float, float], square: bool) -> list[CardQuad]:
+def _merge(hyps: list[_Hyp], size: tuple[float, float], square: bool, max_off: float,
+           support: Callable[[np.ndarray], float] | None = None) -> list[CardQuad]:
     """Group hypotheses that describe the same card (centres within 15 % of a card's
     width, sides turned alike) and combine the corners they saw. The result keeps the
     card's known size: a combination that would stretch it by more than 5 % (corners of
-    two different cards taken for one) falls back to the best hypothesis alone."""
+    two different cards taken for one) falls back to the best hypothesis alone. A seen
+    corner further than `max_off` pixels from the rectangle fitted to the others is not
+    the card's (a zone outline or a glare touching it there): it is dropped and inferred."""
     cw = size[0]
     order = sorted(range(len(hyps)), key=lambda i: -hyps[i].score)
     used = [False] * len(hyps)
@@ -469,8 +483,8 @@ def _merge(hyps: list[_Hyp], size: tuple[float, float], square: bool) -> list[Ca
             for k in idx:
                 corners[k] = np.mean(measured[k], axis=0)
             ideal = order_ideal(rep, size)
-            t = _similarity(ideal[idx], corners[idx])
-            fitted = ideal @ t[:, :2].T + t[:, 2]
+            idx, fitted = _consistent_corners(ideal, corners, idx, max_off, support)
+            seen = tuple(k in idx for k in range(4))
             for k in range(4):
                 if not seen[k]:
                     corners[k] = fitted[k]
@@ -478,6 +492,40 @@ def _merge(hyps: list[_Hyp], size: tuple[float, float], square: bool) -> list[Ca
                 corners, seen = rep.copy(), (True, False, False, False)
         out.append(CardQuad(corners.astype(np.float32), min(1.0, hyps[i].score), seen))  # type: ignore[arg-type]
     return out
+
+
+def _rigid(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Least-squares rotation and shift (no scale: the card's size is known) taking src
+    points to dst (2x3)."""
+    mu_s, mu_d = src.mean(0), dst.mean(0)
+    s, d = src - mu_s, dst - mu_d
+    angle = math.atan2(float((s[:, 0] * d[:, 1] - s[:, 1] * d[:, 0]).sum()), float((s * d).sum()))
+    m = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    return np.hstack([m, (mu_d - m @ mu_s)[:, None]])
+
+
+def _consistent_corners(ideal: np.ndarray, corners: np.ndarray, idx: list[int], max_off: float,
+                        support: Callable[[np.ndarray], float] | None = None) -> tuple[list[int], np.ndarray]:
+    """The largest set of seen corners (at least two) that the card's exact rectangle
+    fits within `max_off` pixels, of those the fit best backed by the image (`support`
+    of the fitted corners, 0..1; else the smallest error); and the rectangle's four
+    corners so fitted. A corner bent by something touching the card (a printed label, a
+    zone's outline) is left out, to be inferred from the others."""
+    best: tuple[tuple[int, float, float], list[int], np.ndarray] | None = None
+    for n in range(len(idx), 1, -1):
+        for subset in combinations(idx, n):
+            sub = list(subset)
+            t = _rigid(ideal[sub], corners[sub])
+            fitted = ideal @ t[:, :2].T + t[:, 2]
+            err = float(np.linalg.norm(fitted[sub] - corners[sub], axis=1).max())
+            backed = support(fitted) if support is not None and err <= max_off else 0.0
+            key = (n if err <= max_off else 0, round(backed, 3), -err)
+            if best is None or key > best[0]:
+                best = (key, sub, fitted)
+        if best is not None and best[0][0] > 0:
+            break
+    assert best is not None
+    return best[1], best[2]
 
 
 def _parallel(a: np.ndarray, b: np.ndarray, degrees: float) -> bool:
@@ -560,7 +608,7 @@ def find_cards(gray: np.ndarray, aspect: float, card_px: tuple[float, float] | N
     found = found or masks(gray, size[0] if size else None, params)
     contours, _ = cv2.findContours(found.bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = params.min_visible * size[0] * size[1] if size else max(150.0, 0.001 * gray.size)
-    dark = _dark_cards(found, size, aspect, square, params) if size else []
+    dark = _dark_cards(gray, found, size, aspect, square, params) if size else []
     big = [(c, cv2.contourArea(c)) for c in contours]
     big = [(c, a) for c, a in big if a >= min_area]
     filled = None
@@ -584,23 +632,36 @@ def find_cards(gray: np.ndarray, aspect: float, card_px: tuple[float, float] | N
     return _dedupe(cards + dark, size)
 
 
-def _dark_cards(found: Masks, size: tuple[float, float], aspect: float, square: bool,
+def _dark_cards(gray: np.ndarray, found: Masks, size: tuple[float, float], aspect: float, square: bool,
                 params: DetectParams) -> list[CardQuad]:
-    """Whole cards darker than the table (a dark full-bleed face, such as a Piktas void):
-    only exact-size, lone ones, since shadows and sleeves are dark too."""
-    contours, _ = cv2.findContours(found.dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    """Whole cards much darker than the table (a dark full-bleed face, such as a Piktas
+    void): only lone ones of the card's size, since shadows and sleeves are dark too.
+
+    A black card on a dark mat is too close to the table for the dark mask (a dark-green
+    mat is only some 45 levels above it), and its own print (stars) breaks it up: the
+    card's pixels are taken relative to the table (`dark_card_*`), closed over the print,
+    and the outline's minimum rectangle is snapped onto the card's edges in the image.
+    """
+    bg = found.background
+    g = gray.astype(np.float32)
+    deep = (g < np.minimum(bg - params.dark_card_contrast, params.dark_card_ratio * bg))
+    deep = deep.astype(np.uint8) * 255
+    k = _odd(0.06 * size[0])
+    deep = cv2.morphologyEx(deep, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    deep = cv2.morphologyEx(deep, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(deep, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    card_area = size[0] * size[1]
     out = []
     for contour in contours:
-        area = cv2.contourArea(contour)
-        if not 0.8 * size[0] * size[1] <= area <= 1.2 * size[0] * size[1]:
+        if not 0.6 * card_area <= cv2.contourArea(contour) <= 1.25 * card_area:
             continue
         hull = cv2.convexHull(contour)
-        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-        if len(approx) != 4:
+        if not 0.85 * card_area <= cv2.contourArea(hull) <= 1.2 * card_area:
             continue
-        quad = grow(refine_quad(order_quad(approx, square), contour), EDGE_BIAS)
-        if cv2.contourArea(hull) >= 0.93 * abs(signed_area(quad)) and \
-                _quad_ok(quad, size, aspect, params.size_tol / 2) and _solid(found.dark, quad) >= 0.6:
+        rect = order_quad(cv2.boxPoints(cv2.minAreaRect(hull)), square)
+        quad = snap_quad(gray, rect, 3.0, polarity=-1)
+        if _quad_ok(quad, size, aspect, params.size_tol / 2) and _inside_fraction(deep, quad) >= 0.7 \
+                and float(_side_support(deep, None, quad, params.edge_gradient).min()) >= 0.6:
             out.append(CardQuad(order_quad(quad, square)))
     return out
 
@@ -616,7 +677,8 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
     if len(approx) == 4:
         quad = grow(refine_quad(order_quad(approx, square), contour), EDGE_BIAS)
         if area >= 0.93 * abs(signed_area(quad)) and _quad_ok(quad, size, aspect, params.size_tol) \
-                and _solid(found.bright, quad) >= params.min_solid and _overlap(hull, quad) >= 0.96:
+                and _solid(found.bright, quad) >= params.min_solid and _overlap(hull, quad) >= 0.96 \
+                and (size is None or _rect_error(quad, size) <= params.whole_fit * size[0]):
             return [CardQuad(order_quad(quad, square))]
     if size is None:
         return []
@@ -626,10 +688,23 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
     grad = _Grad(cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3) / 8.0,
                  cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3) / 8.0, (x0, y0))
     out = []
-    for card in _merge(_corner_hypotheses(contour, filled, grad, size, params), size, square):
+    def support(quad: np.ndarray) -> float:
+        return float(_side_support(filled, grad, quad, params.edge_gradient).mean())
+
+    for card in _merge(_corner_hypotheses(contour, filled, grad, size, params), size, square,
+                       params.whole_fit * size[0], support):
         if card.support >= 0.5 and _solid(found.bright, card.corners) >= params.min_solid:
             out.append(CardQuad(order_quad(card.corners, square), card.support, _reorder_seen(card, square)))
     return out
+
+
+def _rect_error(quad: np.ndarray, size: tuple[float, float]) -> float:
+    """How far (pixels) the quad's furthest corner is from the exact card rectangle of
+    `size` best fitted to it (rotation, shift and scale)."""
+    q = np.asarray(quad, np.float64)
+    ideal = order_ideal(q, size)
+    t = _similarity(ideal, q)
+    return float(np.linalg.norm(ideal @ t[:, :2].T + t[:, 2] - q, axis=1).max())
 
 
 @dataclass(frozen=True)

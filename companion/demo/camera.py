@@ -4,9 +4,10 @@ frame. Nothing the session hears comes from the layout: only what recognition re
 
 Cards lie in their zone's slots: a grid centred on the zone, cards turned to face the
 zone's seat, with gaps between them (touching cards merge into one shape for the
-detector, as on a real table); a card's own play in place and angle (JITTER_*) is off
-until recognition copes with it. A zone that has more cards than slots stacks the extra
-ones on its last slot, where only the top one can be seen.
+detector, as on a real table); each card lies a little off its slot and turned, as a
+hand lays it (JITTER_*, the same for a card every time it lies in a game). A zone that
+has more cards than slots stacks the extra ones on its last slot, where only the top one
+can be seen.
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ DEGRADE = "typical"  # perspective, blur, noise, uneven light, a shadow, JPEG: v
 GAP_MM = 10.0  # between neighbouring cards: more than the detector needs to part them
 SPREAD_MM = 16.0  # at most this much between cards, however big the zone
 INSET_MM = 4.0  # card centres stay this far inside their zone
-# A card's own play in place and angle, as if laid by hand. Off for now: recognition reads
-# some cards as unknown a millimetre off a zone's centre (docs/demo.md, "Known limits").
-JITTER_MM = 0.0
-JITTER_DEG = 0.0
+# A card's own play in place and angle, as if laid by hand: up to this far off its slot's
+# centre along each axis, and turned up to this much (docs/demo.md, "The table").
+JITTER_MM = 2.5
+JITTER_DEG = 3.0
 
 
 class FrameSink(Protocol):

@@ -26,7 +26,9 @@ SHORT = [
     pytest.param("yokir", 0, 3, {"target": 1}, id="yokir"),  # one hand: the upcard, 15 plays
     pytest.param("yonac", 21, 3, {"threshold": 3}, id="yonac"),  # a Set read in two goes, an add
     pytest.param("ahyoheek", 2, 3, {}, id="ahyoheek"),  # picks on the mock panel
-    pytest.param("piktas", 7, 3, {}, id="piktas"),  # deal, swaps, draws, the showdown
+    # deal (void1 dealt to the field beside its card), swaps, draws, the showdown (void2 shown)
+    pytest.param("piktas", 0, 3, {}, id="piktas"),
+    pytest.param("piktas", 17, 3, {}, id="piktas-void-drawn"),  # void1 drawn to the field
     pytest.param("medieval-mastery", 8, 3, {}, id="medieval-mastery"),  # a whole round of tricks
 ]
 

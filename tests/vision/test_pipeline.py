@@ -113,3 +113,55 @@ def test_annotation_draws_on_a_copy(camera):
 def test_a_frame_must_be_a_colour_image():
     with pytest.raises(ValueError, match="BGR uint8"):
         Recognizer("yokir", MAT).see(np.zeros((10, 10), np.uint8))
+
+
+def test_piktas_voids_are_found_on_the_dark_mat_and_told_apart():
+    """A void is a black star field: darker than the mat, not lighter. Both voids, alone
+    in their zones beside light cards, are found and named by the stars of their index."""
+    mat = get_mat("piktas", 4)
+    cam = SyntheticCamera(mat, "piktas", seed=4, size=(1280, 720), degrade="typical")
+
+    def at(code: str, zone: str, dx: float = 0.0, angle: float = 0.0) -> Placement:
+        x, y = mat.zone(zone).center_mm
+        return Placement(code, (x + dx, y), angle)
+
+    placements = (at("void1", "show-3", 0, 92), at("void2", "show-1", 0, 268), at("O4", "field", -50),
+                  at("bat", "field", 50, 3))
+    image, truth = cam.render(Scene(mat, "piktas", placements), 0.0)
+    result = Recognizer("piktas", mat).see(image)
+    known = {c.code: c for c in result.cards if c.code}
+    assert set(known) == {"void1", "void2", "O4", "bat"}
+    for t in truth.cards:
+        assert np.hypot(*(np.subtract(known[t.code].center_mm, t.center_mm))) < 2.0
+        assert known[t.code].place.zone == t.zone
+
+
+@pytest.mark.parametrize(("code", "zone", "dx", "dy", "angle"), [
+    ("JA", "play-2", 1.15, 0.0, 90.0),  # the demo's old unknown: 1 mm right of centre
+    ("SM", "play-1", 2.5, -2.5, 93.0),  # over the zone's printed label
+    ("MT", "play-0", -2.5, 2.5, -3.0),  # touching the zone's outline
+])
+def test_a_card_laid_a_little_off_and_turned_is_identified(camera, code, zone, dx, dy, angle):
+    """Cards lie as players put them: a few mm off the zone's centre and turned a few
+    degrees, touching a zone's printed outline or label, and are still read."""
+    x, y = MAT.zone(zone).center_mm
+    scene = Scene(MAT, "yokir", (Placement(code, (x + dx, y + dy), angle),))
+    image, truth = camera.render(scene, 0.0)
+    (card,) = Recognizer("yokir", MAT).see(image).cards
+    assert card.code == code and card.place.zone == zone
+    assert np.hypot(*(np.subtract(card.center_mm, truth.cards[0].center_mm))) < 2.0
+
+
+def test_a_card_over_its_zones_outline_keeps_its_own_corners():
+    """The Yonac Set areas are barely larger than two cards: a card turned 2 degrees
+    touches the zone's printed outline, which joins its blob at two corners. Those
+    corners are left out and inferred from the card's size (before: the quad bent by
+    3 px, and the card read as unknown on every frame)."""
+    mat = get_mat("yonac", 3)
+    cam = SyntheticCamera(mat, "standard", seed=3, size=(1280, 720), degrade="typical")
+    placements = (Placement("4C", (62.64, 166.27), 88.04), Placement("7C", (62.0, 245.5), 90.0))
+    image, truth = cam.render(Scene(mat, "standard", placements), 0.0)
+    known = {c.code: c for c in Recognizer("standard", mat).see(image).cards if c.code}
+    assert set(known) == {"4C", "7C"}
+    for t in truth.cards:
+        assert np.abs(known[t.code].corners_px - np.asarray(t.corners_px)).max() < 2.5
