@@ -10,7 +10,8 @@ decks (`vision.art.render_card`), or the user's photos for a learned deck (`visi
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -91,8 +92,9 @@ class Templates:
 
 
 def _crop(img: np.ndarray, box_mm: tuple[float, float, float, float], ppm: float) -> np.ndarray:
+    """A copy, not a view: a kept view would keep the whole card image alive with it."""
     x, y, w, h = (round(v * ppm) for v in box_mm)
-    return img[y:y + h, x:x + w]
+    return img[y:y + h, x:x + w].copy()
 
 
 def flat(stack: np.ndarray) -> np.ndarray:
@@ -135,9 +137,7 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
     pictures of the deck's back: a face-down card then matches its back, not a card."""
     if not faces:
         raise ValueError(f"no card faces to build the {deck!r} templates from")
-    faces = dict(faces)
-    for i, back in enumerate(backs):
-        faces[BACK if i == 0 else f"{BACK} {i + 1}"] = back
+    named_backs = [(BACK if i == 0 else f"{BACK} {i + 1}", back) for i, back in enumerate(backs)]
     w, h = size_mm
     index_px = (round(w * INDEX_PPM), round(h * INDEX_PPM))
     face_px = (round(w * FACE_PPM), round(h * FACE_PPM))
@@ -147,7 +147,7 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
     br: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     ctl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     cbr: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
-    for code, image in faces.items():
+    for code, image in itertools.chain(faces.items(), named_backs):
         if image.ndim != 3:
             raise ValueError(f"the face of {code!r} must be a colour image, got shape {image.shape}")
         codes.append(code)
@@ -187,9 +187,31 @@ def art_templates(deck: str) -> Templates:
     from vision import art
 
     name = get_deck(deck).name
-    faces = {code: art.render_card(name, code, 6.0) for code in get_deck(name).codes}
+    faces = _DrawnFaces(name, get_deck(name).codes)
     return build_templates(name, faces, art.card_size_mm(name), art.index_box_mm(name),
                            [art.render_back(name, 6.0)])
+
+
+class _DrawnFaces(Mapping[str, np.ndarray]):
+    """A deck's faces drawn one at a time as the template builder reaches them, so only one
+    full-size face is alive at once (all 130 IDEAL faces at 6 px/mm held together pushed
+    the kiosk's peak memory over its budget)."""
+
+    def __init__(self, deck: str, codes: Sequence[str]) -> None:
+        self.deck, self.codes = deck, tuple(codes)
+
+    def __getitem__(self, code: str) -> np.ndarray:
+        from vision import art
+
+        if code not in self.codes:
+            raise KeyError(code)
+        return art.render_card(self.deck, code, 6.0)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.codes)
+
+    def __len__(self) -> int:
+        return len(self.codes)
 
 
 def deck_templates(deck: str) -> Templates:
