@@ -33,14 +33,17 @@ DISPLAY_WIDTH = 640
 
 
 def kiosk_available() -> bool:
-    """Can the kiosk open here (Kivy installed and a display to draw on)?"""
+    """Can the kiosk open here (a display to draw on, and Kivy installed)? The display is
+    checked first: importing Kivy prints its log, which a headless run must not show."""
+    from companion.commands.kiosk import has_display
+
+    if not has_display():
+        return False
     try:
         import kivy  # noqa: F401
-
-        from companion.commands.kiosk import has_display
     except ImportError:
         return False
-    return has_display()
+    return True
 
 
 class ScreenFeed:
