@@ -60,13 +60,18 @@ def render(args: argparse.Namespace) -> int:
     return 0
 
 
+def pdf_output(text: str) -> Path:
+    """The -o path of a PDF command; a folder there is a usage error, not an overwrite."""
+    output = Path(text).expanduser()
+    if output.exists() and output.is_dir():
+        raise BadArgument(f"-o must name a PDF file, and {output} is a folder")
+    return output
+
+
 def pdf(args: argparse.Namespace) -> int:
     from vision.printing import deck_pdf
 
-    output = Path(args.output).expanduser()
-    if output.exists() and output.is_dir():
-        raise BadArgument(f"-o must name a PDF file, and {output} is a folder")
-    written = deck_pdf(args.deck, output, args.paper, args.px_per_mm)
+    written = deck_pdf(args.deck, pdf_output(args.output), args.paper, args.px_per_mm)
     print(f"wrote {written.path}: {written.what}, {written.pages} pages")
     return 0
 

@@ -4,9 +4,8 @@ zones, at true size, tiled over sheets when the paper is smaller than the mat.""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from companion.commands.deck import BadArgument, px_per_mm
+from companion.commands.deck import pdf_output, px_per_mm
 
 MAT_GAMES = "yokir, piktas, yonac, medieval-mastery"
 
@@ -14,10 +13,7 @@ MAT_GAMES = "yokir, piktas, yonac, medieval-mastery"
 def pdf(args: argparse.Namespace) -> int:
     from vision.printing import mat_pdf
 
-    output = Path(args.output).expanduser()
-    if output.exists() and output.is_dir():
-        raise BadArgument(f"-o must name a PDF file, and {output} is a folder")
-    written = mat_pdf(args.game, output, args.paper, args.players, args.px_per_mm)
+    written = mat_pdf(args.game, pdf_output(args.output), args.paper, args.players, args.px_per_mm)
     print(f"wrote {written.path}: {written.what}, {written.pages} pages")
     return 0
 
