@@ -163,13 +163,16 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
         small = cv2.GaussianBlur(cv2.resize(image, face_px, interpolation=cv2.INTER_AREA), (3, 3), 0)
         face_colour.append(small.astype(np.float32))
         face.append(_crop(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), inset, FACE_PPM))
-    tl_a = np.stack([np.stack(x) for x in tl])
-    br_a = np.stack([np.stack(x) for x in br])
-    ctl_a = np.stack([np.stack(x) for x in ctl])
-    cbr_a = np.stack([np.stack(x) for x in cbr])
+    # Each list is dropped as soon as it is stacked: lists and stacks alive together
+    # doubled the peak memory of building a big deck's templates.
+    tl_a = _stack_levels(tl)
+    br_a = _stack_levels(br)
+    ctl_a = _stack_levels(ctl)
+    cbr_a = _stack_levels(cbr)
     coarse = np.vstack([flat(np.stack([halve(x) for x in tl_a[COARSE_LEVEL]])),
                         flat(np.stack([halve(x) for x in br_a[COARSE_LEVEL]]))]).T.copy()
     fc = np.stack(face_colour).reshape(len(codes), -1)
+    face_colour.clear()
     ic = ctl_a[0].reshape(len(codes), -1).astype(np.float32)
     same = {}
     for i, c in enumerate(codes):
@@ -178,6 +181,14 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
         same[c] = frozenset(codes[j] for j in np.flatnonzero(alike)) | {c}
     return Templates(deck, tuple(codes), (float(w), float(h)), tuple(index_box_mm), tl_a, br_a,
                      ctl_a, cbr_a, np.stack(face), same, coarse, halve(tl_a[0, 0]).shape)
+
+
+def _stack_levels(levels: list[list[np.ndarray]]) -> np.ndarray:
+    """One array (level, card, ...) from per-level lists of crops, emptying the lists."""
+    stacked = []
+    while levels:
+        stacked.append(np.stack(levels.pop(0)))
+    return np.stack(stacked)
 
 
 @functools.lru_cache(maxsize=8)
