@@ -18,10 +18,12 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.paths import ENV_VAR as DATA_DIR_ENV
+from companion.paths import data_dir
+
 log = logging.getLogger(__name__)
 
 FILE_NAME = "kiosk.json"
-DATA_DIR_ENV = "COMPANION_DATA_DIR"
 #: The camera source that means "the synthetic table of the game being played".
 SYNTHETIC = "synthetic"
 #: The source that means "no camera at all": every play is entered by touch.
@@ -74,14 +76,11 @@ class Prefs:
 
 def default_dir(db_path: str | None = None) -> Path:
     """Where kiosk.json lives (see the module's docstring)."""
-    env = os.environ.get(DATA_DIR_ENV, "").strip()
-    if env:
-        return Path(env).expanduser()
+    if os.environ.get(DATA_DIR_ENV, "").strip():
+        return data_dir()
     if db_path and db_path != ":memory:":
         return Path(db_path).expanduser().resolve().parent
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("table-companion"))
+    return data_dir()
 
 
 def load(path: Path) -> Prefs:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +53,20 @@ def _next_touch(app, play, find, rng):
         return next(b for b in find(counts[0], Tap) if b.text.startswith(label))
     raise AssertionError(f"nothing to touch: {app.view}")
 
+
+
+@contextmanager
+def fake_camera(app, opener, recognizer=None):
+    """The kiosk's camera feed reads frames from `opener` (and recognises them with
+    `recognizer`) instead of a real source, for the length of the block."""
+    from kiosk.camera import CameraFeed
+
+    app._make_feed = lambda config: CameraFeed(config, app._camera_trigger, opener=opener,
+                                               recognition=lambda c: (recognizer, ""))
+    try:
+        yield
+    finally:
+        del app._make_feed
 
 def test_a_whole_yokir_game_by_touch(kiosk_app, pump, tap, touch, find):
     from kiosk.home import GameTile
@@ -189,98 +204,88 @@ class TableCamera:
 
 def test_camera_frames_and_observations_reach_the_session(kiosk_app, pump, find):
     from companion import table
-    from kiosk.camera import CameraFeed
 
     if table.adapter_for("yokir") is None:
         pytest.skip("no Yokir table adapter registered")  # companion.adapters is part of the tree
     camera = TableCamera()
-    kiosk_app._make_feed = lambda config: CameraFeed(config, kiosk_app._camera_trigger,
-                                                     opener=camera.open,
-                                                     recognition=lambda c: (camera, ""))
-    try:
-        kiosk_app.camera_source = "cv:0"
-        kiosk_app.game_name = "yokir"
-        assert kiosk_app.start_game(["Ann", "Bea", "Cleo"], {})
-        assert _pump_until(pump, lambda: kiosk_app.shot is not None and kiosk_app.camera_status == "ok")
-        play = kiosk_app.screen("play")
-        assert play.ids.camera.shot is kiosk_app.shot and play.ids.camera.frame_rect[2] > 0
-        assert kiosk_app.view.camera == "ok"
-        # the upcard turned in front of seat 1: the deal, dealer 1, hands unseen
-        camera.pending.append(Observation("placed", "MT", "seat 1 play", "play", seat=1))
-        assert _pump_until(pump, lambda: kiosk_app.view.events == 1)
-        deal = kiosk_app.session.events()[-1]
-        assert deal.source == "vision" and deal.data["dealer"] == 1 and deal.data["upcard"] == "MT"
-        assert kiosk_app.view.table["upcard"] == "MT"
-        # a card put in a seat's area out of turn: the referee refuses it, the screen waits
-        camera.pending.append(Observation("placed", "IA", "seat 0 play", "play", seat=0))
-        assert _pump_until(pump, lambda: kiosk_app.view.verdict is not None and not kiosk_app.view.verdict.ok)
-        assert play.awaiting and kiosk_app.view.events == 1
-        kiosk_app.confirm()
-        pump()
-        assert not play.awaiting
-    finally:
-        kiosk_app.stop_camera()
-        del kiosk_app._make_feed
+    with fake_camera(kiosk_app, camera.open, recognizer=camera):
+        try:
+            kiosk_app.camera_source = "cv:0"
+            kiosk_app.game_name = "yokir"
+            assert kiosk_app.start_game(["Ann", "Bea", "Cleo"], {})
+            assert _pump_until(pump, lambda: kiosk_app.shot is not None and kiosk_app.camera_status == "ok")
+            play = kiosk_app.screen("play")
+            assert play.ids.camera.shot is kiosk_app.shot and play.ids.camera.frame_rect[2] > 0
+            assert kiosk_app.view.camera == "ok"
+            # the upcard turned in front of seat 1: the deal, dealer 1, hands unseen
+            camera.pending.append(Observation("placed", "MT", "seat 1 play", "play", seat=1))
+            assert _pump_until(pump, lambda: kiosk_app.view.events == 1)
+            deal = kiosk_app.session.events()[-1]
+            assert deal.source == "vision" and deal.data["dealer"] == 1 and deal.data["upcard"] == "MT"
+            assert kiosk_app.view.table["upcard"] == "MT"
+            # a card put in a seat's area out of turn: the referee refuses it, the screen waits
+            camera.pending.append(Observation("placed", "IA", "seat 0 play", "play", seat=0))
+            refused = lambda: kiosk_app.view.verdict is not None and not kiosk_app.view.verdict.ok  # noqa: E731
+            assert _pump_until(pump, refused)
+            assert play.awaiting and kiosk_app.view.events == 1
+            kiosk_app.confirm()
+            pump()
+            assert not play.awaiting
+        finally:
+            kiosk_app.stop_camera()
     assert kiosk_app.feed is None and kiosk_app.camera_status == "off"
 
 
 def test_a_lost_camera_shows_the_banner(kiosk_app, pump):
-    from kiosk.camera import CameraFeed
 
     def broken(uri):
         raise OSError("camera unplugged")
 
-    kiosk_app._make_feed = lambda config: CameraFeed(config, kiosk_app._camera_trigger, opener=broken,
-                                                     recognition=lambda c: (None, ""))
-    try:
-        kiosk_app.camera_source = "cv:0"
-        kiosk_app.game_name = "yokir"
-        assert kiosk_app.start_game(["Ann", "Bea", "Cleo"], {})
-        play = kiosk_app.screen("play")
-        assert _pump_until(pump, lambda: play.banner_text.startswith("Camera lost"))
-        assert "camera unplugged" in play.banner_text and kiosk_app.view.camera == "no camera"
-    finally:
-        kiosk_app.stop_camera()
-        del kiosk_app._make_feed
+    with fake_camera(kiosk_app, broken):
+        try:
+            kiosk_app.camera_source = "cv:0"
+            kiosk_app.game_name = "yokir"
+            assert kiosk_app.start_game(["Ann", "Bea", "Cleo"], {})
+            play = kiosk_app.screen("play")
+            assert _pump_until(pump, lambda: play.banner_text.startswith("Camera lost"))
+            assert "camera unplugged" in play.banner_text and kiosk_app.view.camera == "no camera"
+        finally:
+            kiosk_app.stop_camera()
 
 
 def test_calibration_by_tapping_four_corners(kiosk_app, pump, touch):
-    from kiosk.camera import CameraFeed
     from kiosk.prefs import load
 
     camera = TableCamera()
-    kiosk_app._make_feed = lambda config: CameraFeed(config, kiosk_app._camera_trigger,
-                                                     opener=camera.open,
-                                                     recognition=lambda c: (None, ""))
-    try:
-        kiosk_app.camera_source = "cv:0"
-        kiosk_app.open_settings()
-        settings = kiosk_app.screen("settings")
-        settings.show_tab("calibrate")
-        assert _pump_until(pump, lambda: kiosk_app.shot is not None)
-        pump(3)
-        view = settings.ids.calibrate_view
-        x0, y0, w, h = view.frame_rect
-        assert w > 0 and h > 0
-        from kivy.tests.common import UnitTestTouch
+    with fake_camera(kiosk_app, camera.open):
+        try:
+            kiosk_app.camera_source = "cv:0"
+            kiosk_app.open_settings()
+            settings = kiosk_app.screen("settings")
+            settings.show_tab("calibrate")
+            assert _pump_until(pump, lambda: kiosk_app.shot is not None)
+            pump(3)
+            view = settings.ids.calibrate_view
+            x0, y0, w, h = view.frame_rect
+            assert w > 0 and h > 0
+            from kivy.tests.common import UnitTestTouch
 
-        for fx, fy in ((0.1, 0.1), (0.9, 0.12), (0.92, 0.9), (0.08, 0.88)):
-            wx, wy = view.to_window(x0 + fx * w, y0 + (1 - fy) * h)
-            t = UnitTestTouch(wx, wy)
-            t.touch_down()
-            t.touch_up()
-            pump(2)
-        assert len(kiosk_app.corners) == 4
-        assert kiosk_app.corners[1] == pytest.approx([0.9, 0.12], abs=0.01)
-        assert kiosk_app.save_corners()
-        saved = [v for corner in load(kiosk_app.prefs_path).corners for v in corner]
-        assert saved == pytest.approx([v for corner in kiosk_app.corners for v in corner], abs=1e-6)
-        assert kiosk_app.feed is not None and len(kiosk_app.feed.config.corners) == 4
-        kiosk_app.clear_corners()
-        assert kiosk_app.save_corners() and load(kiosk_app.prefs_path).corners == ()
-    finally:
-        kiosk_app.go_home()
-        del kiosk_app._make_feed
+            for fx, fy in ((0.1, 0.1), (0.9, 0.12), (0.92, 0.9), (0.08, 0.88)):
+                wx, wy = view.to_window(x0 + fx * w, y0 + (1 - fy) * h)
+                t = UnitTestTouch(wx, wy)
+                t.touch_down()
+                t.touch_up()
+                pump(2)
+            assert len(kiosk_app.corners) == 4
+            assert kiosk_app.corners[1] == pytest.approx([0.9, 0.12], abs=0.01)
+            assert kiosk_app.save_corners()
+            saved = [v for corner in load(kiosk_app.prefs_path).corners for v in corner]
+            assert saved == pytest.approx([v for corner in kiosk_app.corners for v in corner], abs=1e-6)
+            assert kiosk_app.feed is not None and len(kiosk_app.feed.config.corners) == 4
+            kiosk_app.clear_corners()
+            assert kiosk_app.save_corners() and load(kiosk_app.prefs_path).corners == ()
+        finally:
+            kiosk_app.go_home()
 
 
 def test_teaching_a_deck_card_by_card(kiosk_app, pump, tap, monkeypatch):
@@ -288,7 +293,6 @@ def test_teaching_a_deck_card_by_card(kiosk_app, pump, tap, monkeypatch):
     front of the fake camera); vision.learn makes a deck of them, and the kiosk reads
     the game's cards with it from then on."""
     learn = pytest.importorskip("vision.learn")
-    from kiosk.camera import CameraFeed
     from vision import art
 
     showing = {"code": None}
@@ -315,31 +319,28 @@ def test_teaching_a_deck_card_by_card(kiosk_app, pump, tap, monkeypatch):
             return frames()
 
     camera = Camera()
-    kiosk_app._make_feed = lambda config: CameraFeed(config, kiosk_app._camera_trigger,
-                                                     opener=camera.open,
-                                                     recognition=lambda c: (None, ""))
-    try:
-        kiosk_app.camera_source = "cv:0"
-        kiosk_app.open_settings()
-        settings = kiosk_app.screen("settings")
-        settings.show_tab("teach")
-        kiosk_app.teach_start("yokir")
-        codes = kiosk_app.teach["codes"]
-        for code in codes[:3]:
-            showing["code"] = code
-            seen = kiosk_app.feed.frames
-            assert _pump_until(pump, lambda s=seen: kiosk_app.feed.frames > s + 1
-                               and kiosk_app.feed.latest().full is not None)
-            assert code in settings.ids.teach_prompt.text
-            assert kiosk_app.teach_capture()
-        kiosk_app.teach_stop()
-        assert _pump_until(pump, lambda: not kiosk_app.teach, seconds=30)
-        assert kiosk_app.message.startswith("Learned 3 cards as my-yokir"), kiosk_app.message
-        assert learn.read_manifest("my-yokir").faces.keys() == set(codes[:3])
-        assert kiosk_app.prefs.extra["decks"] == {"yokir": "my-yokir"}
-        kiosk_app.game_name = "yokir"
-        assert kiosk_app.deck_in_play() == "my-yokir"
-    finally:
-        kiosk_app.go_home()
-        del kiosk_app._make_feed
-        kiosk_app.prefs = type(kiosk_app.prefs)()
+    with fake_camera(kiosk_app, camera.open):
+        try:
+            kiosk_app.camera_source = "cv:0"
+            kiosk_app.open_settings()
+            settings = kiosk_app.screen("settings")
+            settings.show_tab("teach")
+            kiosk_app.teach_start("yokir")
+            codes = kiosk_app.teach["codes"]
+            for code in codes[:3]:
+                showing["code"] = code
+                seen = kiosk_app.feed.frames
+                assert _pump_until(pump, lambda s=seen: kiosk_app.feed.frames > s + 1
+                                   and kiosk_app.feed.latest().full is not None)
+                assert code in settings.ids.teach_prompt.text
+                assert kiosk_app.teach_capture()
+            kiosk_app.teach_stop()
+            assert _pump_until(pump, lambda: not kiosk_app.teach, seconds=30)
+            assert kiosk_app.message.startswith("Learned 3 cards as my-yokir"), kiosk_app.message
+            assert learn.read_manifest("my-yokir").faces.keys() == set(codes[:3])
+            assert kiosk_app.prefs.extra["decks"] == {"yokir": "my-yokir"}
+            kiosk_app.game_name = "yokir"
+            assert kiosk_app.deck_in_play() == "my-yokir"
+        finally:
+            kiosk_app.go_home()
+            kiosk_app.prefs = type(kiosk_app.prefs)()
