@@ -10,6 +10,11 @@ Options come as keywords or, for cameras and the synthetic table, after a `?`:
 `synthetic:piktas?seed=3&frames=100&degrade=hard`, `cv:0?width=1280&height=720`.
 Every source is an iterator of `Frame`s and a context manager; `close()` releases the
 device.
+
+Cameras (`picamera2`, `cv:N`) are straightened by their stored calibration when there is
+one for the resolution in use (`companion camera calibrate`, `vision.calibration`); the
+option `calibration=` overrides that for any source: `none` (raw frames), `auto` (the
+stored one, the default for cameras) or the path of a calibration file.
 """
 
 from __future__ import annotations
@@ -55,7 +60,47 @@ def _camera_index(uri: str, text: str, default: int | None = None) -> int:
 
 
 def open_source(uri: str, **kw: Any) -> FrameSource:
-    """Open the frame source `uri` names (see the module's help for the names)."""
+    """Open the frame source `uri` names (see the module's help for the names), its
+    frames straightened by a camera calibration as the `calibration` option says."""
+    uri, mode = _calibration_option(uri, kw)
+    source = _open(uri, **kw)
+    camera = source.name.partition(":")[0].lower() in ("picamera2", "cv")
+    if mode == "none" or (mode == "auto" and not camera):
+        return source
+    from vision.sources.calibrated import CalibratedSource
+
+    if mode == "auto":
+        return CalibratedSource(source)
+    from vision.calibration import load_calibration
+
+    try:
+        return CalibratedSource(source, load_calibration(Path(mode).expanduser()))
+    except BaseException:
+        source.close()
+        raise
+
+
+def _calibration_option(uri: Any, kw: dict[str, Any]) -> tuple[Any, str]:
+    """Take `calibration=` out of the keywords or the name's query: "none", "auto" or a path."""
+    mode = kw.pop("calibration", None)
+    if isinstance(uri, str) and uri.partition(":")[0].strip().lower() in ("picamera2", "cv", "synthetic"):
+        head, sep, query = uri.partition("?")
+        if sep:
+            pairs = [p for p in query.split("&") if p]
+            keep = [p for p in pairs if p.partition("=")[0] != "calibration"]
+            for p in pairs:
+                if p.partition("=")[0] == "calibration" and mode is None:
+                    mode = p.partition("=")[2]
+            uri = head + ("?" + "&".join(keep) if keep else "")
+    mode = "auto" if mode is None else str(mode).strip()
+    if mode.lower() in ("none", "off", "no", "auto"):
+        mode = "none" if mode.lower() != "auto" else "auto"
+    elif not mode:
+        raise UnknownSource("calibration= needs none, auto or the path of a calibration file")
+    return uri, mode
+
+
+def _open(uri: str, **kw: Any) -> FrameSource:
     if not isinstance(uri, str) or not uri.strip():
         raise UnknownSource(f"a frame source needs a name, got {uri!r}: use {', '.join(_forms())}")
     uri = uri.strip()

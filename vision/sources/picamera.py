@@ -33,6 +33,9 @@ class Picamera2Source(FrameSource):
             self._cam = module.Picamera2(camera_num=camera)
         except (IndexError, RuntimeError) as exc:
             raise CameraUnavailable(f"could not open Pi camera {camera}: {exc}") from None
+        # calibrations are kept per sensor and lens (imx708 and imx708_wide differ)
+        model = (getattr(self._cam, "camera_properties", None) or {}).get("Model")
+        self.camera_id = f"picamera2-{camera}-{model}" if model else f"picamera2-{camera}"
         try:
             config = self._cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"},
                                                           controls={"FrameRate": float(fps)})
