@@ -1,17 +1,16 @@
-"""The game engines, one module per game, found by discovery.
+"""The game engines, one module per game, as the catalog lists them.
 
-Every module in this package that defines a `Game` subclass with a `name` is
-registered; `get_game("yokir")` returns its class. Pure: standard library only.
+`companion.catalog` names each game's engine module; the `Game` subclass there with the
+game's `name` is registered, and `get_game("yokir")` returns it. Pure: standard library
+only (and companion.cards, companion.errors, companion.catalog, companion.words).
 """
 
 from __future__ import annotations
 
-import difflib
 import importlib
-import pkgutil
 from typing import Any
 
-from companion.errors import UnknownGame
+from companion.catalog import GAMES, game_info
 from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State, play_out
 
 __all__ = ["CHANCE", "TERMINAL", "Action", "Game", "Option", "State", "games", "get_game",
@@ -22,14 +21,15 @@ _REGISTRY: dict[str, type[Game]] = {}
 
 def _discover() -> dict[str, type[Game]]:
     if not _REGISTRY:
-        for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-            if info.name.startswith("_") or info.name == "base":
-                continue
-            module = importlib.import_module(f"{__name__}.{info.name}")
-            for obj in vars(module).values():
-                if (isinstance(obj, type) and issubclass(obj, Game) and obj is not Game
-                        and obj.__module__ == module.__name__ and "name" in vars(obj)):
-                    _REGISTRY[obj.name] = obj
+        for info in GAMES:
+            module = importlib.import_module(info.engine)
+            found = [obj for obj in vars(module).values()
+                     if isinstance(obj, type) and issubclass(obj, Game)
+                     and obj.__module__ == module.__name__ and vars(obj).get("name") == info.name]
+            if len(found) != 1:
+                raise ImportError(f"{info.engine} should define one Game subclass named "
+                                  f"{info.name!r} (companion/catalog.py), found {len(found)}")
+            _REGISTRY[info.name] = found[0]
     return _REGISTRY
 
 
@@ -40,14 +40,7 @@ def games() -> dict[str, type[Game]]:
 
 def get_game(name: str) -> type[Game]:
     """The game class called `name`; UnknownGame names the games there are."""
-    registry = _discover()
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    if key not in registry:
-        near = difflib.get_close_matches(key, list(registry), n=1)
-        hint = f"; did you mean {near[0]}?" if near else ""
-        raise UnknownGame(f"unknown game {name!r}: the games are "
-                          f"{', '.join(sorted(registry))}{hint}")
-    return registry[key]
+    return _discover()[game_info(name).name]
 
 
 def make_game(name: str, players: int | None = None, **options: Any) -> Game:

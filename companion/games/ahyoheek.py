@@ -52,12 +52,7 @@ def round_winners(picks: Sequence[str | None], scores: Sequence[int]) -> list[in
 
 
 class Ahyoheek(Game):
-    name = "ahyoheek"
-    title = "Ahyoheek"
-    deck = None
-    min_players = 2
-    max_players = 5
-    default_players = 3
+    name = "ahyoheek"  # title, deck and players: companion/catalog.py
     options_spec = (
         Option("cycle", str, "example",
                "which item beats which: 'example' = beetle beats pen beats page beats beetle "

@@ -19,7 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from companion.catalog import CATALOG, GameInfo
 from companion.errors import BadLog, BadOption, IllegalAction
+from companion.words import and_list
 
 CHANCE = -1
 TERMINAL = -2
@@ -122,10 +124,17 @@ class Option:
         return value
 
 
+# The facts a Game class takes from its catalog entry (companion.catalog).
+CATALOG_FIELDS = ("title", "deck", "min_players", "max_players", "default_players")
+
+
 class Game(ABC):
-    """A game with agreed options. Subclasses set the class attributes and `new_state`."""
+    """A game with agreed options. Subclasses set `name` and `options_spec` and write
+    `new_state`; the title, deck and player range come from the game's entry in
+    `companion.catalog` (a class that repeats one must agree with it, or it fails at import)."""
 
     name: ClassVar[str]  # registry key, also the CLI name: "yokir", "medieval-mastery"
+    info: ClassVar[GameInfo]  # the catalog entry
     title: ClassVar[str]
     deck: ClassVar[str | None]  # deck name in companion.cards, None for Ahyoheek
     min_players: ClassVar[int]
@@ -134,6 +143,22 @@ class Game(ABC):
     options_spec: ClassVar[tuple[Option, ...]] = ()
     action_kinds: ClassVar[frozenset[str]]  # the "type" of every action line in a log
     outcome_kinds: ClassVar[frozenset[str]]  # the "type" of every outcome line in a log
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Fill in the catalog's facts for a game it lists. A game the catalog does not
+        list (a test's stand-in) must set them itself."""
+        super().__init_subclass__(**kwargs)
+        name = vars(cls).get("name")
+        if name is None or name not in CATALOG:
+            return
+        info = CATALOG[name]
+        cls.info = info
+        for attr in CATALOG_FIELDS:
+            want = getattr(info, attr)
+            if attr in vars(cls) and vars(cls)[attr] != want:
+                raise TypeError(f"{cls.__name__}.{attr} is {vars(cls)[attr]!r} but the catalog "
+                                f"says {want!r}: write it only in companion/catalog.py")
+            setattr(cls, attr, want)
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         players = self.default_players if players is None else players
@@ -266,6 +291,24 @@ class State(ABC):
     def explain(self) -> str:
         """The state in words, for a person: whose turn, what they may do and why."""
 
+    # Every engine words its state with these three names (the view's "phase" and "limit",
+    # and the end of `explain`); engines override the ones they have something to say in.
+    def phase_words(self) -> str:
+        """Where the game is, in a few words: "bidding, round 1", "trick 3 of 5"."""
+        return ""
+
+    def limit_words(self) -> str:
+        """The rule that limits the seat to act, in a few words ("must follow Thought");
+        "" when nothing does."""
+        return ""
+
+    def result_words(self) -> str:
+        """How the game ended, in a few words ("seat 2 won with 7 points"); "" while it
+        goes on."""
+        if not self.is_terminal():
+            return ""
+        return f"{and_list(f'seat {w}' for w in self.winners())} won"
+
     def view(self) -> dict[str, Any]:
         """What the screen and the LEDs show, as JSON-able data. Keys:
         "turn" (seat or None), "phase" (short words: "bidding", "trick 3 of 5"),
@@ -276,7 +319,12 @@ class State(ABC):
         "last_trick" ({"cards": [...], "winner": s, "why": text}),
         "table" (game-specific extras: trump, upcard, field, stashes, pot, melds)."""
         turn = self.current_player()
-        return {"turn": turn if turn >= 0 else None, "phase": "", "next": self.explain()}
+        out: dict[str, Any] = {"turn": turn if turn >= 0 else None, "phase": self.phase_words(),
+                               "next": self.explain()}
+        limit = self.limit_words()
+        if limit:
+            out["limit"] = limit
+        return out
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
@@ -332,7 +380,7 @@ def describe_event(game: Game, event: dict[str, Any]) -> str:
     if kind == "end":
         scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(event.get("scores", [])))
         winners = event.get("winners", [])
-        who = " and ".join(f"seat {w}" for w in winners) or "nobody"
+        who = and_list((f"seat {w}" for w in winners), empty="nobody")
         return f"Game over. Scores: {scores}. Winner: {who}."
     text = game.describe(event)
     if text:

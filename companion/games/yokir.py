@@ -22,6 +22,8 @@ from typing import Any
 from companion.cards import get_deck
 from companion.errors import IllegalAction, UnknownSuit
 from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State
+from companion.words import and_list, in_deck_order
+from companion.words import card_name as _card_name
 
 DECK = get_deck("yokir")
 CODES: tuple[str, ...] = DECK.codes
@@ -53,12 +55,13 @@ def suit_name(suit: str) -> str:
 
 
 def card_name(code: str) -> str:
-    return DECK[code].name
+    """"Master of Thought"."""
+    return _card_name(code, "yokir")
 
 
 def sort_cards(cards: Sequence[str]) -> list[str]:
     """Cards in deck order (by suit, then rank): how hands are written in the log."""
-    return sorted(cards, key=_ORDER.__getitem__)
+    return in_deck_order(cards, "yokir")
 
 
 def oracle(trump: str) -> str:
@@ -191,7 +194,7 @@ def _seats(seats: Sequence[int]) -> str:
     """"seat 1" or "seats 0 and 2"."""
     if len(seats) == 1:
         return f"seat {seats[0]}"
-    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+    return f"seats {and_list(map(str, seats))}"
 
 
 def _cards_words(cards: Sequence[str], trump: str | None = None) -> str:
@@ -201,12 +204,7 @@ def _cards_words(cards: Sequence[str], trump: str | None = None) -> str:
 # --- the game -------------------------------------------------------------------
 
 class Yokir(Game):
-    name = "yokir"
-    title = "Yokir"
-    deck = "yokir"
-    min_players = 3
-    max_players = 3
-    default_players = 3
+    name = "yokir"  # title, deck and players: companion/catalog.py
     options_spec = (
         Option("target", int, TARGET, "points that end the game (7 in the rules; lower it for a "
                                       "short teaching game)", min=1, max=99),
@@ -437,7 +435,7 @@ class YokirState(State):
     # -- checking -------------------------------------------------------------------
     def check(self, action: Action) -> None:
         if self.phase == "over":
-            raise IllegalAction(f"{self._cannot(action)}: the game is over ({self._result()})")
+            raise IllegalAction(f"{self._cannot(action)}: the game is over ({self.result_words()})")
         if action.kind not in _FIELDS:
             raise IllegalAction(f"{action}: Yokir has no {action.kind!r} move; the moves are "
                                 "deal, bid, discard and play")
@@ -749,8 +747,9 @@ class YokirState(State):
     def winners(self) -> list[int]:
         return [] if self.winner is None else [self.winner]
 
-    def _result(self) -> str:
-        assert self.winner is not None
+    def result_words(self) -> str:
+        if self.winner is None:
+            return ""
         return f"seat {self.winner} won with {self.points[self.winner]} points"
 
     def phase_words(self) -> str:
@@ -758,7 +757,7 @@ class YokirState(State):
                 "discard": "discard", "play": f"trick {self.trick_no} of {TRICKS}",
                 "over": "game over"}[self.phase]
 
-    def limit(self) -> str:
+    def limit_words(self) -> str:
         """The rule that limits the seat to act, in a few words ("must follow Thought")."""
         if self.phase == "bid2":
             assert self.upcard is not None
@@ -775,7 +774,7 @@ class YokirState(State):
 
     def explain(self) -> str:
         if self.phase == "over":
-            return f"The game is over: {self._result()}."
+            return f"The game is over: {self.result_words()}."
         if self.phase == "deal":
             dealer = self.next_dealer()
             who = f"seat {dealer}" if dealer is not None else "a dealer chosen at random"
@@ -809,7 +808,7 @@ class YokirState(State):
         turn = self.current_player()
         view: dict[str, Any] = {"turn": turn if turn >= 0 else None, "phase": self.phase_words(),
                                 "next": self.explain()}
-        limit = self.limit()
+        limit = self.limit_words()
         if limit:
             view["limit"] = limit
         if self.phase in ("bid1", "bid2"):

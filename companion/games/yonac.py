@@ -23,11 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.cards import get_deck
+from companion.catalog import game_info
 from companion.errors import BadOption, IllegalAction
 from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State
+from companion.words import and_list
+from companion.words import card_name as _card_name
+from companion.words import in_deck_order as _in_deck_order
 
 DECK = get_deck("standard")
-_ORDER = {code: i for i, code in enumerate(DECK.codes)}
 ACES = ("AS", "AH", "AD", "AC")
 JOKERS = ("JK1", "JK2")
 KEPT_ACES = ("AH", "AC")  # the Aces a player sets aside; Potent from the end of that turn
@@ -74,20 +77,17 @@ TIE_ACES = (("AH", "tie_ace_of_hearts"), ("AC", "tie_ace_of_clubs"), ("AD", "tie
 
 def in_deck_order(cards: Iterable[str]) -> list[str]:
     """The cards sorted as the deck lists them, so outcomes do not depend on the order seen."""
-    return sorted(cards, key=_ORDER.__getitem__)
+    return _in_deck_order(cards, "standard")
 
 
 def card_name(code: str) -> str:
-    return "the Joker" if code in JOKERS else f"the {DECK[code].name}"
+    """"the Ace of Spades", "the Joker"."""
+    return _card_name(code, "standard", article=True)
 
 
 def card_list(cards: Sequence[str]) -> str:
     """Codes for the screen: "5C, 7H"."""
     return ", ".join(cards)
-
-
-def _words(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _cards_word(n: int) -> str:
@@ -208,7 +208,7 @@ def advice(ruling: Ruling, *, clubs: bool = False) -> str:
     parts: list[str] = []
     if r == "removed":
         parts.append(f"The Joker removes the Aces: shuffle "
-                     f"{_words([card_name(a) for a in ruling.pile])} back into the Pile.")
+                     f"{and_list([card_name(a) for a in ruling.pile])} back into the Pile.")
     elif any(c in JOKERS for c in ruling.stash) and ruling.rule in (P_JOKER_SWAP, P_CLUBS_JOKER):
         parts.append("No other player has a Potent Ace, so the Joker cannot be swapped.")
     parts += [ASIDE_WORDS[a] for a in ruling.aside]
@@ -239,17 +239,11 @@ def decide_winner(remaining: Sequence[int], counts: Sequence[int], held: Sequenc
 
 
 class Yonac(Game):
-    name = "yonac"
-    title = "Yonac"
-    deck = "standard"
-    min_players = 2
-    # 52 cards: beyond 10 players most of the Pile is gone within a round or two.
-    max_players = 10
-    default_players = 4
+    name = "yonac"  # title, deck and players: companion/catalog.py
     options_spec = (
         Option("threshold", int, 2,
                "players left when Sudden Death begins, 2 up to the number of players "
-               "(2 plays to the last player standing)", min=2, max=max_players),
+               "(2 plays to the last player standing)", min=2, max=game_info("yonac").max_players),
         Option("jokers", bool, False, "play with the two Jokers"),
     )
     action_kinds = frozenset({"collect", "add", "draw", "play_clubs", "swap"})
@@ -318,7 +312,7 @@ class Yonac(Game):
                     else "they may play it on a later turn")
             return f"Seat {seat} sets the {DECK[event['card']].name} aside: {what}."
         if kind == "removed":
-            return (f"The Joker removes {_words([card_name(c) for c in cards])} from seat {seat}'s "
+            return (f"The Joker removes {and_list([card_name(c) for c in cards])} from seat {seat}'s "
                     f"Set: back into the Pile.")
         if kind == "saved":
             return (f"Seat {seat}'s Ace of Hearts saves them from the Ace of Spades: the Set "
@@ -339,7 +333,7 @@ class Yonac(Game):
 
 
 def sudden_death_words(seats: Sequence[int]) -> str:
-    return (f"Sudden Death: seats {_words([str(s) for s in seats])} are left; the next player to "
+    return (f"Sudden Death: seats {and_list([str(s) for s in seats])} are left; the next player to "
             f"lose ends the game ({P_SUDDEN_DEATH}).")
 
 
@@ -351,7 +345,7 @@ def win_words(event: dict[str, Any]) -> str:
     mine = counts[str(event["seat"])]
     if how == "most_cards":
         return f"{WON_BY[how]} ({mine})" if len(counts) > 1 else f"the last player left ({_cards_word(mine)})"
-    return (f"seats {_words([str(s) for s in tied])} tie on {_cards_word(mine)}; "
+    return (f"seats {and_list([str(s) for s in tied])} tie on {_cards_word(mine)}; "
             f"seat {event['seat']} {WON_BY[how]}")
 
 
@@ -434,7 +428,7 @@ class YonacState(State):
         """(seat, Ace) for every Potent Ace another player holds: what a Joker can take."""
         return [(s, a) for s in self.alive if s != self.seat for a in in_deck_order(self.aside[s])]
 
-    def phase(self) -> str:
+    def phase_words(self) -> str:
         return "Sudden Death" if self.sudden_death else "Elimination"
 
     def turn_number(self) -> int:
@@ -481,7 +475,7 @@ class YonacState(State):
     def check(self, action: Action) -> None:
         turn = self.turn_number()
         if self.step == OVER:
-            raise IllegalAction(f"{action}: the game is over: {self._result_words()}")
+            raise IllegalAction(f"{action}: the game is over: {self.result_words()}")
         if action.kind not in self.game.action_kinds:
             raise IllegalAction(f"{action}: Yonac has no action {action.kind!r}; its actions are "
                                 f"{', '.join(sorted(self.game.action_kinds))}")
@@ -711,8 +705,9 @@ class YonacState(State):
     def winners(self) -> list[int]:
         return [] if self.winner is None else [self.winner]
 
-    def _result_words(self) -> str:
-        assert self.result is not None
+    def result_words(self) -> str:
+        if self.result is None:
+            return ""
         return f"seat {self.winner} wins: {win_words(self.result)}"
 
     # -- words and the screen ------------------------------------------------------
@@ -720,7 +715,7 @@ class YonacState(State):
         """What the seat to act (or the Pile) must do next."""
         s = self.seat
         if self.step == OVER:
-            return f"The game is over: {self._result_words()}."
+            return f"The game is over: {self.result_words()}."
         if self.step == TURN:
             clubs = ", or play your Ace of Clubs" if "AC" in self.aside[s] else ""
             return (f"Seat {s}'s turn: collect one or more cards from the Pile "
@@ -728,7 +723,7 @@ class YonacState(State):
         if self.step == ADD:
             return f"Seat {s}: {advice(Ruling('more', P_DIAMONDS))}"
         if self.step == SWAP:
-            offers = _words([f"seat {t}'s {DECK[a].name}" for t, a in self.swappable()])
+            offers = and_list([f"seat {t}'s {DECK[a].name}" for t, a in self.swappable()])
             return (f"Seat {s}: swap the Joker for another player's Potent Ace, you choose: "
                     f"{offers}. The Joker goes into that player's Stash and their Ace takes its "
                     f"place {'as the card you picked up' if self.mode == CLUBS else 'in your Set'}.")
@@ -737,7 +732,7 @@ class YonacState(State):
         what = "more " if self.set else ""
         return f"Seat {s}: show the {self.need} {what}card{'s' if self.need > 1 else ''} picked up, face up."
 
-    def _limit(self) -> str:
+    def limit_words(self) -> str:
         if self.step == OVER:
             return ""
         if self.step == ADD:
@@ -757,9 +752,9 @@ class YonacState(State):
         turn = self.current_player()
         return {
             "turn": turn if turn >= 0 else None,
-            "phase": self.phase(),
+            "phase": self.phase_words(),
             "next": self.explain(),
-            "limit": self._limit(),
+            "limit": self.limit_words(),
             "table": {
                 "turn_number": self.turn_number(),
                 "threshold": self.game.options["threshold"],

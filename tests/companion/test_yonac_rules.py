@@ -149,8 +149,8 @@ def test_s2_2_threshold_is_agreed_before_play_and_checked():
         make_game("yonac", 3, threshold=4)
     with pytest.raises(BadOption, match="'threshold' must be at least 2, got 1"):
         make_game("yonac", 3, threshold=1)
-    assert new(players=3, threshold=3).phase() == "Sudden Death"  # no Elimination phase
-    assert new(players=3, threshold=2).phase() == "Elimination"
+    assert new(players=3, threshold=3).phase_words() == "Sudden Death"  # no Elimination phase
+    assert new(players=3, threshold=2).phase_words() == "Elimination"
 
 
 def test_s2_2_the_pile_is_the_whole_deck_and_seat_0_plays_first_then_clockwise():
@@ -387,7 +387,7 @@ def test_p2_2_2_3_the_ace_of_spades_wins_outright_even_in_elimination_with_fewer
     collect(state, "JS", "QS", "KS", "2S", "3S", "4S")  # seat 1 has more cards
     collect(state, "5S", "6S")
     collect(state, "7S", "8S")
-    assert state.phase() == "Elimination"
+    assert state.phase_words() == "Elimination"
     out = play_clubs(state, "AS")
     assert out[-1] == {"type": "win", "seat": 0, "by": "spades_with_clubs",
                        "cards": {"0": 2, "1": 6, "2": 2, "3": 2}, "tied": []}
@@ -433,7 +433,7 @@ def test_s2_2_3_losers_are_eliminated_until_the_threshold_then_sudden_death():
     state = new(players=4, threshold=2)
     collect(state, "2C")
     out = collect(state, "AS")
-    assert kinds(out) == ["lose"] and state.phase() == "Elimination"
+    assert kinds(out) == ["lose"] and state.phase_words() == "Elimination"
     assert state.current_player() == 2
     collect(state, "3C")
     collect(state, "4C")
@@ -441,7 +441,7 @@ def test_s2_2_3_losers_are_eliminated_until_the_threshold_then_sudden_death():
     assert state.current_player() == 2
     out = collect(state, "AS")
     assert out[-1] == {"type": "sudden_death", "seats": [0, 3]}
-    assert state.phase() == "Sudden Death" and not state.is_terminal()
+    assert state.phase_words() == "Sudden Death" and not state.is_terminal()
     with pytest.raises(IllegalAction, match="seat 2 is out"):
         state.apply(Action.make("collect", 2, count=1))
     assert state.view()["table"]["eliminated"] == [1, 2]
