@@ -1,9 +1,11 @@
 """Play mats as data: for each game, the mat's size, its four ArUco markers and its zones,
 all in millimetres (origin at the mat's top-left corner, x right, y down).
 
-The printed mat (`vision.printing`), the synthetic table (`vision.synthetic`) and the
-recognition (which maps every frame to mat millimetres through the markers, then asks
-`point_zone` where a card lies) all read the one definition here.
+The zones, sizes and marker ids of each game's mat are data in `companion.catalog`
+(pure, no game engine); this module lays them out. The printed mat (`vision.printing`),
+the synthetic table (`vision.synthetic`) and the recognition (which maps every frame to
+mat millimetres through the markers, then asks `point_zone` where a card lies) all read
+the one definition here.
 
 Seats go clockwise as seen from above, starting with seat 0 at the bottom edge: on the
 mat image that is bottom, then left, top, right. A zone that belongs to a seat faces that
@@ -20,6 +22,7 @@ from functools import lru_cache
 
 import cv2
 
+from companion.catalog import CATALOG, GameInfo, MatInfo, game_key, mat_game_names
 from companion.errors import BadOption, UnknownGame
 
 ZONE_KINDS = ("play", "field", "trick", "meld", "stash", "pile", "table")
@@ -256,42 +259,44 @@ def _ring_mat(n: int, sizes: tuple[tuple[float, float], ...], segments: tuple[Se
 
 
 # --- the games -------------------------------------------------------------------------
+# Each game's zones, sizes and marker ids are data in companion/catalog.py; the layouts
+# below turn them into rectangles.
 
-def _yokir(players: int) -> tuple[tuple[float, float], list[Zone]]:
-    # three seats around the trick; the upcard where no one sits, at the top
-    size = (480.0, 400.0)
-    depth = 110.0
-    seats = _seat_zones(players, size, (Segment("play", "play", 110.0),), depth,
+def _segments(mat: MatInfo) -> tuple[Segment, ...]:
+    return tuple(Segment(z.name, z.kind, z.length_mm) for z in mat.seat)
+
+
+def _ring(mat: MatInfo, players: int) -> tuple[tuple[float, float], list[Zone]]:
+    """Seats' blocks round the edges, the shared zones in a row in the middle."""
+    middle = [(z.name, z.kind, z.width_mm, z.height_mm) for z in mat.shared]
+    return _ring_mat(players, mat.sizes_mm, _segments(mat), mat.depth_mm, middle)
+
+
+def _yokir(mat: MatInfo, players: int) -> tuple[tuple[float, float], list[Zone]]:
+    """Three seats round the trick (the first shared zone); the second shared zone (the
+    upcard) at the top, where no one sits."""
+    size = mat.sizes_mm[0]
+    depth = mat.depth_mm
+    seats = _seat_zones(players, size, _segments(mat), depth,
                         {"bottom": 1, "left": 1, "top": 0, "right": 1})
-    trick = _row(_inner(size, depth), [("trick", "trick", 150.0, 124.0)])
+    centre, top = mat.shared
+    trick = _row(_inner(size, depth), [(centre.name, centre.kind, centre.width_mm, centre.height_mm)])
     assert trick is not None
-    upcard = Zone("upcard", "pile", None, (size[0] / 2 - 50.0, EDGE_MM, 100.0, depth))
+    upcard = Zone(top.name, top.kind, None, (size[0] / 2 - top.width_mm / 2, EDGE_MM, top.width_mm,
+                                            top.height_mm))
     return size, [*seats, *trick, upcard]
 
 
-def _piktas(players: int) -> tuple[tuple[float, float], list[Zone]]:
-    # a player shows a hand of up to six cards fanned (76 mm cards, 19 mm apart) in front
-    # of them; the field is six cards in two rows
-    return _ring_mat(players, ((594.0, 420.0), (880.0, 600.0)), (Segment("show", "play", 170.0),), 92.0,
-                     [("field", "field", 256.0, 172.0)])
-
-
-def _yonac(players: int) -> tuple[tuple[float, float], list[Zone]]:
-    # the Set a player draws, face up, on their left; the Stash on their right
-    return _ring_mat(players, ((594.0, 420.0), (700.0, 500.0), (900.0, 600.0)),
-                     (Segment("set", "play", 150.0), Segment("stash", "stash", 80.0)), 100.0,
-                     [("pile", "pile", 300.0, 170.0)])
-
-
-def _medieval_mastery(players: int) -> tuple[tuple[float, float], list[Zone]]:
-    # families and communes are laid out in front of each player
-    return _ring_mat(players, ((700.0, 500.0), (900.0, 620.0)), (Segment("meld", "meld", 230.0),), 110.0,
-                     [("trick", "trick", 220.0, 130.0), ("stock", "pile", 80.0, 105.0)])
+LAYOUTS: dict[str, Callable[[MatInfo, int], tuple[tuple[float, float], list[Zone]]]] = {
+    "ring": _ring,
+    "yokir": _yokir,
+}
 
 
 @dataclass(frozen=True)
 class MatGame:
-    """How to build one game's mat."""
+    """How to build one game's mat: the catalog's facts (the mat's player range may be
+    narrower than the game's only where the catalog says so)."""
 
     name: str
     title: str
@@ -302,13 +307,16 @@ class MatGame:
     build: Callable[[int], tuple[tuple[float, float], list[Zone]]]
 
 
+def _mat_game(info: GameInfo) -> MatGame:
+    assert info.mat is not None and info.mat_players is not None
+    mat, layout = info.mat, LAYOUTS[info.mat.layout]
+    low, high = info.mat_players
+    return MatGame(info.name, info.title, low, high, info.default_players, mat.first_marker,
+                   lambda players: layout(mat, players))
+
+
 # Each game's markers have their own ids, so the camera can tell which mat it sees.
-MAT_GAMES: dict[str, MatGame] = {g.name: g for g in (
-    MatGame("yokir", "Yokir", 3, 3, 3, 0, _yokir),
-    MatGame("piktas", "Piktas", 2, 11, 4, 4, _piktas),
-    MatGame("yonac", "Yonac", 2, 8, 4, 8, _yonac),
-    MatGame("medieval-mastery", "Medieval Mastery", 3, 6, 4, 12, _medieval_mastery),
-)}
+MAT_GAMES: dict[str, MatGame] = {n: _mat_game(CATALOG[n]) for n in mat_game_names()}
 
 
 def mat_games() -> tuple[str, ...]:
@@ -318,7 +326,7 @@ def mat_games() -> tuple[str, ...]:
 
 def mat_game(game: str) -> MatGame:
     """A game's mat builder by name (any case; spaces or underscores for hyphens)."""
-    key = game.strip().lower().replace("_", "-").replace(" ", "-")
+    key = game_key(game)
     if key not in MAT_GAMES:
         near = difflib.get_close_matches(key, list(MAT_GAMES), n=1)
         hint = f"; did you mean {near[0]}?" if near else ""
@@ -336,7 +344,10 @@ def get_mat(game: str, players: int | None = None) -> MatSpec:
     if not spec.min_players <= players <= spec.max_players:
         span = (f"{spec.min_players}" if spec.min_players == spec.max_players
                 else f"{spec.min_players} to {spec.max_players}")
-        raise BadOption(f"the {spec.title} mat seats {span} players, got {players}")
+        more = ("" if players < spec.min_players or CATALOG[spec.name].max_players <= spec.max_players
+                else f" (the game allows up to {CATALOG[spec.name].max_players}: play without the "
+                     "mat, tapping the table corners on the screen)")
+        raise BadOption(f"the {spec.title} mat seats {span} players, got {players}{more}")
     return _build(spec.name, players)
 
 
