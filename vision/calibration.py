@@ -17,7 +17,9 @@ The stages are plain functions and one small object:
 * `Calibration.save` / `load_calibration` / `find_calibration`: JSON files under
   `companion.paths.data_dir()/calibration/<camera>-<W>x<H>.json`, written atomically;
 * `Undistorter`: remap maps computed once per calibration, `apply(image)` per frame,
-  `points(xy)` for callers that straighten only the points they use.
+  `points(xy)` for callers that straighten only the points they use;
+* `warp_maps(calibration, H, size)`: a raw frame straight to a straightened top-down view
+  in one remap of the view's size (no whole-frame remap).
 """
 
 from __future__ import annotations
@@ -461,6 +463,22 @@ class Undistorter:
     def points(self, points: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """Raw frame points (N, 2) moved where `apply` puts them."""
         return undistort_points(points, self.calibration, self.matrix)
+
+
+def warp_maps(calibration: Calibration, homography: np.ndarray, size: tuple[int, int],
+              matrix: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Remap maps that take a RAW frame straight to the view `homography` makes of the
+    straightened frame (`homography` maps pixels of a pinhole camera with `matrix`, default
+    the calibration's own, to the `size` output, e.g. the mat's top-down view).
+
+    The cheap way on a Pi: one remap of the output's size instead of a remap of the whole
+    frame followed by a warp. The maps change only when the homography does."""
+    K = calibration.matrix if matrix is None else matrix
+    # initUndistortRectifyMap inverts (newCameraMatrix x R) as one 3x3 matrix, so a
+    # homography from normalised rays to output pixels may stand in for newCameraMatrix
+    to_output = np.asarray(homography, np.float64) @ K
+    return cv2.initUndistortRectifyMap(calibration.matrix, calibration.distortion, None, to_output,
+                                       tuple(size), cv2.CV_16SC2)
 
 
 def undistort_image(image: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:

@@ -208,6 +208,24 @@ def test_saved_atomically_per_camera_and_resolution_and_read_back(calibrated, tm
         load_calibration(path)
 
 
+def test_warp_maps_go_from_the_raw_frame_to_the_straightened_view_in_one_remap(calibrated, views):
+    _, result = calibrated
+    undistorter = Undistorter(result)
+    H = np.array([[0.5, 0.05, 10.0], [-0.04, 0.5, 20.0], [0.0, 0.0002, 1.0]])  # any view of the frame
+    size = (300, 200)
+    two_steps = cv2.warpPerspective(undistorter.apply(views[1]), H, size, flags=cv2.INTER_LINEAR)
+    maps = cal.warp_maps(result, H, size, undistorter.matrix)
+    one_step = cal.undistort_image(views[1], maps)
+    assert one_step.shape == two_steps.shape
+    inside = cv2.erode((two_steps > 0).all(axis=2).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    difference = np.abs(one_step.astype(int) - two_steps.astype(int))[inside]
+    assert inside.mean() > 0.5 and np.median(difference) <= 2 and np.percentile(difference, 99) < 20
+    # and it is not the plain warp of the raw frame
+    raw = cv2.warpPerspective(views[1], H, size, flags=cv2.INTER_LINEAR)
+    assert np.abs(raw.astype(int) - two_steps.astype(int))[inside].mean() > \
+        2 * np.abs(one_step.astype(int) - two_steps.astype(int))[inside].mean()
+
+
 # --- the source wrapper --------------------------------------------------------------------
 
 def _line_frame(rays: np.ndarray) -> np.ndarray:

@@ -164,3 +164,50 @@ def test_a_folder_without_images_and_a_file_that_is_a_folder(tmp_path):
     bad.write_bytes(b"not a png")
     with pytest.raises(CompanionError, match=r"cannot read .* as an image"):
         open_source(f"file:{bad}")
+
+
+def _lens(size: tuple[int, int]):
+    from vision.calibration import Calibration
+
+    w, h = size
+    matrix = np.array([[0.7 * w, 0, w / 2], [0, 0.7 * w, h / 2], [0, 0, 1]])
+    return Calibration("picamera2-0", size, matrix, np.array([-0.3, 0.1, 0, 0, 0]), 0.3, 12, 0.9)
+
+
+def test_a_pi_camera_with_a_stored_calibration_gives_straightened_frames(fake_picamera2, tmp_path,
+                                                                         monkeypatch):
+    from vision.calibration import Undistorter
+
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path))
+    with open_source("picamera2", width=64, height=48) as src:
+        raw = next(src).image
+        assert src.calibration is None  # no calibration: frames as they come
+    lens = _lens((64, 48))
+    lens.save()
+    with open_source("picamera2", width=64, height=48) as src:
+        first = next(src)
+        assert src.calibration is not None and src.calibration.size == (64, 48)
+        assert fake_picamera2.instances[-1].started  # the wrapper passes the camera's attributes on
+    assert np.array_equal(first.image, Undistorter(lens).apply(raw))
+    with open_source("picamera2:0?width=64&calibration=none&height=48") as src:
+        assert not hasattr(src, "calibration")  # the camera itself, not wrapped
+        assert np.array_equal(next(src).image, raw)
+    with open_source("picamera2", width=32, height=24) as src:  # calibrated at 64x48 only
+        assert next(src).image.shape == (24, 32, 3)
+        assert src.calibration is None and "64x48 only" in src.note
+
+
+def test_a_calibration_file_for_any_source_and_its_errors(tmp_path):
+    image = np.zeros((48, 64, 3), np.uint8)
+    image[::4] = 255
+    cv2.imwrite(str(tmp_path / "a.png"), image)
+    path = _lens((64, 48)).save(tmp_path / "lens.json")
+    with open_source(f"file:{tmp_path / 'a.png'}", calibration=str(path)) as src:
+        assert not np.array_equal(next(src).image, image)
+    with pytest.raises(CompanionError, match="no such calibration file") as err:
+        open_source(f"file:{tmp_path / 'a.png'}", calibration=str(tmp_path / "missing.json"))
+    assert "\n" not in str(err.value)
+    small = _lens((32, 24)).save(tmp_path / "small.json")
+    with open_source(f"dir:{tmp_path}", calibration=str(small)) as src, \
+            pytest.raises(CompanionError, match="made at 32x24 and the frames are 64x48"):
+        next(src)
