@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from companion.catalog import GAMES
 from companion.errors import UnknownCard, UnknownDeck
 
 
@@ -258,7 +259,8 @@ def _ahyoheek() -> Deck:
 
 DECKS: dict[str, Deck] = {d.name: d for d in (_yokir(), _piktas(), _standard(), _ideal(),
                                               _ahyoheek())}
-DECK_ALIASES = {"yonac": "standard", "medieval-mastery": "ideal", "picks": "ahyoheek"}
+# A game's name stands for its deck (the catalog says which); "picks" for Ahyoheek's.
+DECK_ALIASES = {**{g.name: g.deck for g in GAMES if g.deck and g.deck != g.name}, "picks": "ahyoheek"}
 
 
 def register_deck(deck: Deck) -> None:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from companion import __version__
+from companion.catalog import GAMES
 from companion.errors import CompanionError
 
 Handler = Callable[[argparse.Namespace], int | None]
@@ -68,9 +69,11 @@ def _missing(parser: argparse.ArgumentParser) -> int:
 
 
 # The order `companion --help` lists commands in: the main jobs first, then the games'
-# own commands, then decks, vision and hardware. Modules not named here come last.
-ORDER = ("demo", "kiosk", "play", "session", "yokir", "medieval_mastery", "piktas", "ahyoheek",
-         "yonac", "cards", "deck", "deck_learn", "mat", "recognize", "panel")
+# own commands (the catalog names their modules), then decks, vision and hardware.
+# Modules not named here come last.
+ORDER = ("demo", "kiosk", "play", "session",
+         *(g.commands.rpartition(".")[2] for g in GAMES if g.commands),
+         "cards", "deck", "deck_learn", "mat", "recognize", "panel")
 
 
 def build() -> CLI:

@@ -22,7 +22,7 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -39,8 +39,8 @@ from kivy.uix.behaviors import FocusBehavior
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import table
+from companion.catalog import CATALOG, game_info, game_names
 from companion.errors import CompanionError
-from companion.games import Action, games, get_game
 from companion.session import Session
 from companion.storage import GameRecord, PlayerRating, Store
 from companion.viewmodel import Verdict, ViewModel
@@ -48,6 +48,9 @@ from kiosk import prefs as prefs_mod
 from kiosk import theme
 from kiosk.camera import NO_CAMERA, OFF, STARTING, CameraFeed, FeedConfig
 from kiosk.choices import Menu, dealer_choices, menu_for, with_dealer
+
+if TYPE_CHECKING:
+    from companion.games import Action
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +195,7 @@ class CompanionApp(App):
 
     def open_rules(self, game: str = "") -> None:
         """The rules screen, at `game` (default: the game in play or being set up)."""
-        self.screen("rules").game = game or self.game_name or next(iter(games()), "")
+        self.screen("rules").game = game or self.game_name or next(iter(game_names()), "")
         self.go("rules")
 
     def open_settings(self) -> None:
@@ -213,12 +216,13 @@ class CompanionApp(App):
         """(name, title, players) of every registered game, for the home screen."""
         from kiosk.text import players_span
 
-        return [(name, cls.title, players_span(cls.min_players, cls.max_players))
-                for name, cls in games().items()]
+        return [(name, CATALOG[name].title, players_span(CATALOG[name].min_players,
+                                                          CATALOG[name].max_players))
+                for name in game_names()]
 
     def choose_game(self, name: str) -> None:
         """The setup screen for the game `name`."""
-        get_game(name)
+        name = game_info(name).name
         self.game_name = name
         self.refresh_players()
         self.screen("setup").prepare(name)
@@ -462,7 +466,7 @@ class CompanionApp(App):
             self._set_camera(OFF, "every play is entered by touch")
             return
         if self.game_name and self.deck_in_play() is None:
-            title = get_game(self.game_name).title
+            title = game_info(self.game_name).title
             self._set_camera(OFF, f"{title} has no cards: every move comes from the buttons or "
                                   f"the screen")
             return
@@ -483,7 +487,7 @@ class CompanionApp(App):
         if not self.game_name:
             return None
         try:
-            deck = get_game(self.game_name).deck
+            deck = game_info(self.game_name).deck
         except CompanionError:
             return None
         taught = self.prefs.extra.get("decks", {})

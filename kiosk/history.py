@@ -12,7 +12,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.games import games
+from companion.catalog import CATALOG
 from companion.storage import GameRecord, PlayerRating
 from kiosk import theme
 from kiosk.text import escape, plural
@@ -31,8 +31,8 @@ def when(stamp: str | None) -> str:
 
 
 def title_of(game: str) -> str:
-    cls = games().get(game)
-    return cls.title if cls else game
+    info = CATALOG.get(game)
+    return info.title if info else game
 
 
 def finished_line(r: GameRecord) -> str:

@@ -10,7 +10,7 @@ from kivy.metrics import sp
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.games import games
+from companion.catalog import CATALOG
 from kiosk import theme
 from kiosk.text import Block, escape, rule_blocks, rules_page
 from kiosk.widgets import Para, Toggle
@@ -46,8 +46,8 @@ class RulesScreen(Screen):
     def on_kv_post(self, *_: Any) -> None:
         self._shown: str | None = None  # the game whose page is built
         box = self.ids.games
-        for name, cls in games().items():
-            box.add_widget(GameToggle(game=name, caption=cls.title))
+        for name, info in sorted(CATALOG.items()):
+            box.add_widget(GameToggle(game=name, caption=info.title))
         self.bind(game=self.show)
 
     def on_pre_enter(self, *_: Any) -> None:
@@ -63,7 +63,7 @@ class RulesScreen(Screen):
         box.clear_widgets()
         text = rules_page(self.game) if self.game else None
         if text is None:
-            title = games()[self.game].title if self.game in games() else self.game
+            title = CATALOG[self.game].title if self.game in CATALOG else self.game
             box.add_widget(Para(text=f"[b]{escape(title)}[/b]", font_size=sp(theme.TITLE)))
             box.add_widget(Para(text="There is no rules page for this game yet "
                                      f"(docs/games/{escape(self.game)}.md).", color=theme.TEXT_DIM))

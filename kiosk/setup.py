@@ -24,7 +24,8 @@ from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
-from companion.games import Option, get_game
+from companion.catalog import game_info
+from companion.games import Option, get_game  # options_spec: issue 19 moves it behind the session
 from kiosk.widgets import Tap, Toggle
 
 
@@ -131,14 +132,15 @@ class SetupScreen(Screen):
 
     def prepare(self, game: str) -> None:
         """Fresh answers for `game`: its default number of players, stored names first."""
-        cls = get_game(game)
+        info = game_info(game)
+        cls = get_game(info.name)
         app = App.get_running_app()
-        self.game, self.caption = cls.name, cls.title
-        self.min_players, self.max_players = cls.min_players, cls.max_players
+        self.game, self.caption = info.name, info.title
+        self.min_players, self.max_players = info.min_players, info.max_players
         stored = list(app.stored_players)
-        names = stored[:cls.max_players]
+        names = stored[:info.max_players]
         k = len(names) + 1
-        while len(names) < cls.max_players:  # "Player 5" in seat 5, unless that name sits already
+        while len(names) < info.max_players:  # "Player 5" in seat 5, unless that name sits already
             candidate = f"Player {k}"
             if candidate.casefold() not in {n.casefold() for n in names}:
                 names.append(candidate)
@@ -146,7 +148,7 @@ class SetupScreen(Screen):
         self.names = names
         self.values = {o.name: o.default for o in cls.options_spec}
         self.dealer = -1
-        self.players = cls.default_players
+        self.players = info.default_players
         self._build_options(cls.options_spec)
         self._refresh()
 

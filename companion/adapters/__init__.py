@@ -14,17 +14,13 @@ from __future__ import annotations
 import importlib
 import logging
 
+from companion.catalog import GAMES
 from companion.errors import UnknownGame
 
 log = logging.getLogger(__name__)
 
-# Adapter modules by game name (the engine registry name).
-MODULES: dict[str, str] = {
-    "yokir": "companion.adapters.yokir",
-    "yonac": "companion.adapters.yonac",
-    "piktas": "companion.adapters.piktas",
-    "medieval-mastery": "companion.adapters.medieval_mastery",
-}
+# Adapter modules by game name, as the catalog names them.
+MODULES: dict[str, str] = {g.name: g.adapter for g in GAMES if g.adapter}
 
 
 def register_all() -> list[str]:

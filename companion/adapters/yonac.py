@@ -24,6 +24,7 @@ from companion.games import Action, State
 from companion.games.yonac import DECK, DRAW, YonacState, card_name
 from companion.observation import Observation
 from companion.table import register_adapter
+from companion.words import in_deck_order_lenient
 
 GAME = "yonac"
 
@@ -55,8 +56,7 @@ def adapt(state: State, obs: Observation) -> Action | None:
 def deck_order(cards: list[str]) -> list[str]:
     """The cards as the deck lists them (how the log writes a draw); a code that is no
     card of the deck goes last, for the engine to refuse by name."""
-    order = {code: i for i, code in enumerate(DECK.codes)}
-    return sorted(cards, key=lambda c: (c not in order, order.get(c, 0), c))
+    return in_deck_order_lenient(cards, DECK.name)
 
 
 def _name(code: str) -> str:

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from companion.cards import get_deck
+from companion.catalog import game_info
 from companion.errors import BadOption
 from companion.games.ahyoheek import round_scores, round_winners
 
@@ -13,8 +14,9 @@ from companion.games.ahyoheek import round_scores, round_winners
 def score(args: argparse.Namespace) -> int:
     picks = [get_deck("ahyoheek").parse_many(args.picks, allow_repeats=True)[i].code
              for i in range(len(args.picks))]
-    if not 2 <= len(picks) <= 5:
-        raise BadOption(f"Ahyoheek is played by 2 to 5 players, got {len(picks)} picks")
+    info = game_info("ahyoheek")
+    if not info.min_players <= len(picks) <= info.max_players:
+        raise BadOption(f"{info.title} is played by {info.players_span} players, got {len(picks)} picks")
     scores = round_scores(picks, args.cycle)
     winners = round_winners(picks, scores)
     if args.json:

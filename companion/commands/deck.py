@@ -6,10 +6,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from companion.catalog import GAMES
 from companion.errors import CompanionError
 
 PX_PER_MM_RANGE = (1.0, 40.0)
-ART_DECKS = "yokir, piktas, standard (yonac), ideal (medieval-mastery)"
+# Every game's deck has card art; a deck named unlike its game says whose it is.
+ART_DECKS = ", ".join(g.deck if g.deck == g.name else f"{g.deck} ({g.name})"
+                      for g in sorted(GAMES, key=lambda g: g.name) if g.deck)
 
 
 class BadArgument(CompanionError, ValueError):

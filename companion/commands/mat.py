@@ -5,9 +5,17 @@ from __future__ import annotations
 
 import argparse
 
+from companion.catalog import CATALOG, mat_game_names
 from companion.commands.deck import pdf_output, px_per_mm
 
-MAT_GAMES = "yokir, piktas, yonac, medieval-mastery"
+
+def _mat_games() -> str:
+    """"medieval-mastery (3-14 players), ...": the games with a mat, from the catalog."""
+    spans = []
+    for name in mat_game_names():
+        low, high = CATALOG[name].mat_players or (0, 0)
+        spans.append(f"{name} ({low} players)" if low == high else f"{name} ({low}-{high} players)")
+    return ", ".join(spans)
 
 
 def pdf(args: argparse.Namespace) -> int:
@@ -24,7 +32,7 @@ def register(cli) -> None:
                        description="Write a game's play mat (four ArUco markers, the game's zones) at "
                                    "true size; a mat larger than the paper is tiled over several "
                                    "sheets with targets to line them up.")
-    p.add_argument("game", metavar="GAME", help=f"a game with a mat: {MAT_GAMES}")
+    p.add_argument("game", metavar="GAME", help=f"a game with a mat: {_mat_games()}")
     p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write")
     p.add_argument("--paper", choices=("a3", "a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--players", type=int, default=None, metavar="N",

@@ -23,6 +23,12 @@ from companion.storage import MEMORY, Store
 NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim")
 
 
+def seat_names(players: int) -> list[str]:
+    """A name for each seat: the demo's names, then "Player 12" and on for the largest
+    tables the catalog allows (Medieval Mastery seats 14)."""
+    return [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(players)]
+
+
 @dataclass(frozen=True)
 class DemoGame:
     """A game the demo plays, with its default seed, options and players: chosen so that a
@@ -40,7 +46,8 @@ DEMO_GAMES: dict[str, DemoGame] = {g.name: g for g in (
     DemoGame("yonac", 3),
     DemoGame("ahyoheek", 1),
     DemoGame("piktas", 21, players=4),
-    DemoGame("medieval-mastery", 24, players=4),
+    # one round, whatever the engine's default: the demo must end in well under a minute
+    DemoGame("medieval-mastery", 24, {"rounds": 1}, players=4),
 )}
 
 
@@ -79,7 +86,7 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
     script = Script.of(engine, seed)
     own_store = store is None
     store = store if store is not None else Store(MEMORY)
-    session = Session.start(store, engine.name, list(NAMES[:engine.players]), **engine.options)
+    session = Session.start(store, engine.name, seat_names(engine.players), **engine.options)
     if on_session:
         on_session(session)
     cam: Camera | None = None
