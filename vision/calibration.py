@@ -122,8 +122,8 @@ def board_pdf(paper: str = "a4", px_per_mm: float = 10.0) -> tuple[bytes, str]:
              f"squares of {SQUARE_MM:g} mm, markers {MARKER_MM:g} mm (ArUco DICT_5X5_100). Print at 100% "
              "(actual size) and keep it flat.", align="C")
     _scale_bar(pdf, page)
-    what = (f"a {BOARD_NAME} board, {w:g} x {h:g} mm, on one {paper} sheet (landscape): "
-            f"each square is {SQUARE_MM:g} mm; print at 100%")
+    what = (f"the calibration board ({BOARD_NAME}), {w:g} x {h:g} mm, on one {paper} sheet "
+            f"(landscape): each square is {SQUARE_MM:g} mm; print at 100%")
     return bytes(pdf.output()), what
 
 
