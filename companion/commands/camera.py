@@ -156,7 +156,7 @@ def register(cli) -> None:
                    help="fewer views than this are refused (default 10)")
     p.add_argument("--max-error", type=_positive(float, "a number of pixels"), default=1.0, metavar="PX",
                    help="refuse a reprojection error above this (default 1.0 px)")
-    p.add_argument("--frames", type=int, default=0, metavar="N",
+    p.add_argument("--frames", type=_positive(int, "a whole number"), default=0, metavar="N",
                    help="stop after N frames even if fewer views were taken (default: no limit)")
     p.add_argument("--every", type=_positive(int, "a whole number"), default=15, metavar="N",
                    help="print the progress every N frames besides every view taken (default 15)")
