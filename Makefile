@@ -48,6 +48,7 @@ demo: $(STAMP)
 
 test: $(STAMP) sysdeps
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-logo
 	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
