@@ -8,8 +8,8 @@ own nemesis in one trick give the trick to the nemesis, to the nemesis of the hi
 when several pairs meet. After every trick the winner lays out their whole tableau (one
 `meld` action, judged by `medieval_melds`); rejects and unused trick cards go under the
 stock; hands refill to 9, the trick winner first. The round ends when a player has no card
-at the start of a trick. A game is `rounds` rounds (1 by default), or with `rounds` 0 as
-many as it takes for someone to reach `target` (3125).
+at the start of a trick. Rounds repeat until someone reaches `target` (3125; RULINGS), or,
+with the option `rounds` N (N > 0), a game is N rounds.
 
 One state serves full information (bots, tests) and the table: a deal or a refill whose
 cards are None keeps them hidden. The state then tracks what the table can know: where each
@@ -100,9 +100,10 @@ class MedievalMastery(Game):
     max_players = 14  # 14 hands of 9 leave 4 cards of 130 for the stock
     default_players = 4
     options_spec = (
-        Option("rounds", int, 1, "rounds to play; 0 = play rounds until someone reaches the target",
+        Option("rounds", int, 0, "rounds to play; 0 (the default) = play rounds until someone "
+               "reaches the target",
                min=0),
-        Option("target", int, 3125, "the cumulative score that ends the game when rounds is 0",
+        Option("target", int, 3125, "the cumulative score that ends the game (when rounds is 0)",
                min=1),
     )
     action_kinds = frozenset({"deal", "play", "meld", "refill"})

@@ -61,15 +61,28 @@ def test_bad_input_is_one_line_and_status_2(capsys, args, words):
     assert len(err.strip().splitlines()) == 1 and words in err and err.startswith("companion: error:")
 
 
-def test_play_prints_one_round_between_bots(capsys):
+def test_play_plays_rounds_to_the_target_by_default(capsys):
+    # RULINGS: rounds repeat until someone reaches the target (3125 by default)
     code, out, _ = run(capsys, "play", "medieval-mastery", "--players", "3", "--seed", "2", "--json")
     assert code == 0
     events = [json.loads(line) for line in out.splitlines()]
-    assert events[0]["type"] == "start" and events[0]["config"] == {"players": 3, "rounds": 1,
+    assert events[0]["type"] == "start" and events[0]["config"] == {"players": 3, "rounds": 0,
                                                                     "target": 3125}
+    rounds = [e for e in events if e["type"] == "round"]
+    assert [e["round"] for e in rounds] == list(range(1, len(rounds) + 1)) and len(rounds) >= 2
+    assert [r["over"] for r in rounds] == [max(r["totals"]) >= 3125 for r in rounds]
+    assert rounds[-1]["over"] and events[-1]["type"] == "end"
+
+
+def test_play_with_rounds_plays_that_many(capsys):
+    code, out, _ = run(capsys, "play", "medieval-mastery", "--players", "3", "--seed", "2",
+                       "--rounds", "1", "--json")
+    assert code == 0
+    events = [json.loads(line) for line in out.splitlines()]
+    assert events[0]["config"] == {"players": 3, "rounds": 1, "target": 3125}
     assert [e["round"] for e in events if e["type"] == "round"] == [1]
-    assert events[-1]["type"] == "end"
-    code, text, _ = run(capsys, "play", "medieval-mastery", "--players", "3", "--seed", "2")
+    code, text, _ = run(capsys, "play", "medieval-mastery", "--players", "3", "--seed", "2",
+                        "--rounds", "1")
     lines = text.splitlines()
     assert lines[0] == "Medieval Mastery: players 3, rounds 1, target 3125, seed 2"
     assert any(line.startswith("Round 1 ends after trick") for line in lines)

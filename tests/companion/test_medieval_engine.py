@@ -211,7 +211,7 @@ def test_the_round_ends_when_a_player_has_no_cards_and_scores_the_tableaux(playe
     # at the beginning of a trick. ... For each card in an ordinary family or commune, add up
     # its face value ... All cards in a Royal family or Religious commune have their face value
     # doubled. The winner is the person with the most points."
-    st, rounds = _play_with_checks(make_game("medieval-mastery", players), seed)
+    st, rounds = _play_with_checks(make_game("medieval-mastery", players, rounds=1), seed)
     ((event, melds, hands),) = rounds
     assert event["empty"] and all(hands[s] == 0 for s in event["empty"])
     assert [s for s in range(players) if hands[s] == 0] == event["empty"]
@@ -247,7 +247,8 @@ def test_rounds_zero_plays_to_the_target():
 
 
 def test_options_and_players_are_checked():
-    assert make_game("medieval-mastery").config() == {"players": 4, "rounds": 1, "target": 3125}
+    # RULINGS: rounds repeat to the target by default; a fixed number of rounds is an option
+    assert make_game("medieval-mastery").config() == {"players": 4, "rounds": 0, "target": 3125}
     with pytest.raises(BadOption, match="3 to 14 players, not 2"):
         make_game("medieval-mastery", 2)
     with pytest.raises(BadOption, match="'rounds' must be at least 0"):

@@ -10,8 +10,8 @@ from companion.eventlog import bot_game
 from companion.games import Action, make_game, play_out
 
 
-def public_state(players=3):
-    st = make_game("medieval-mastery", players).new_state()
+def public_state(players=3, **options):
+    st = make_game("medieval-mastery", players, **options).new_state()
     st.apply(Action.make("deal", None, dealer=0, hands=None, stock=None))
     return st
 
@@ -179,9 +179,11 @@ def test_an_open_hand_is_held_to_follow_suit_at_once():
         play(st, 1, "IC")
 
 
-def test_a_stalemate_ends_the_round():
-    # Our ruling: when no card is laid down for twice round the cards in play, the round ends.
-    st = public_state()
+@pytest.mark.parametrize("rounds", [1, 0])
+def test_a_stalemate_ends_the_round(rounds):
+    # Our ruling: when no card is laid down for twice round the cards in play, the round ends;
+    # the game goes on to the next round unless it was the last (rounds 1) or the target is met.
+    st = public_state(rounds=rounds)
     limit = st.stalemate_limit()
     assert limit == 2 * 44
     for trick in range(1, limit + 1):
@@ -196,4 +198,6 @@ def test_a_stalemate_ends_the_round():
     assert out[-1]["type"] == "round" and out[-1]["empty"] == []
     assert out[-1]["why"] == "stalemate: no card was laid down for 88 tricks in a row, twice round " \
                              "the cards in play"
-    assert st.is_terminal()
+    assert out[-1]["over"] == (rounds == 1) and st.is_terminal() == (rounds == 1)
+    if rounds == 0:
+        assert st.is_chance() and st.round == 2  # nobody scored: the next round is dealt
