@@ -163,3 +163,14 @@ def test_the_kiosk_shows_the_catalogs_titles_and_player_ranges():
     assert rows == [(g, CATALOG[g].title, players_span(CATALOG[g].min_players, CATALOG[g].max_players))
                     for g in NAMES]
     assert all(title_of(g) == CATALOG[g].title for g in NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_rules_page_gives_the_catalogs_player_range(name):
+    from pathlib import Path
+
+    info = CATALOG[name]
+    page = Path(__file__).resolve().parents[2] / "docs" / "games" / f"{name}.md"
+    text = page.read_text(encoding="utf-8")
+    if info.min_players < info.max_players:
+        assert f"{info.min_players} to {info.max_players}" in text
