@@ -21,6 +21,7 @@ from companion.demo.errors import DemoMismatch
 from companion.demo.run import DEMO_GAMES, demo_game, run_demo
 from companion.games import get_game
 from companion.session import Session
+from companion.words import and_list
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +73,7 @@ def summary(result: DemoResult, names: list[str], seconds: float) -> str:
     inputs = ", ".join(f"{n} {src}" for src, n in sorted(result.sources.items()))
     frames = (f"; {result.frames} frames rendered and recognised, {result.observations} "
               f"observations" if result.frames else "")
-    who = " and ".join(f"seat {w} ({names[w]})" for w in result.winners) or "nobody"
+    who = and_list((f"seat {w} ({names[w]})" for w in result.winners), empty="nobody")
     return (f"Scores match the full-information game: {scores_words(names, result.scores)}. "
             f"Winner: {who}.\n{result.events} events ({inputs}){frames}; {seconds:.1f} s.")
 

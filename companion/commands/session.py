@@ -21,6 +21,7 @@ from companion.games import games, get_game
 from companion.games.base import Game, describe_event
 from companion.session import Session
 from companion.storage import ENV_VAR, GameRecord, NoDatabase, Store, UnknownGameId
+from companion.words import and_list
 
 DB_HELP = f"the database file (default: ${ENV_VAR}, else companion.db in the user data directory)"
 
@@ -74,7 +75,7 @@ def run_replay(args: argparse.Namespace) -> int:
         where = f"line {line_of[i]}" if i < len(line_of) else "(not in the log)"
         print(f"{where}: {describe_event(game, event)}")
     if result.ended:
-        who = " and ".join(names[w] for w in winners) or "nobody"
+        who = and_list((names[w] for w in winners), empty="nobody")
         print(f"Final scores: {_scores(names, scores)}. Winner: {who}.")
     else:
         print(f"The log stops before the game is over. Scores so far: {_scores(names, scores)}.")
@@ -108,7 +109,7 @@ def run_history(args: argparse.Namespace) -> int:
         title = registry[r.game].title if r.game in registry else r.game
         when = (r.finished or r.started)[:16].replace("T", " ")
         if r.status == "finished":
-            who = " and ".join(r.players[w] for w in r.winners) or "nobody"
+            who = and_list((r.players[w] for w in r.winners), empty="nobody")
             tail = f"{_scores(list(r.players), list(r.scores))}; winner: {who}"
         else:
             tail = f"{', '.join(r.players)}; still playing"
@@ -182,7 +183,7 @@ def run_record(args: argparse.Namespace) -> int:
         while not session.view().over:
             session.step_bot(rng)
         view = session.view()
-    who = " and ".join(view.players[w] for w in view.winners) or "nobody"
+    who = and_list((view.players[w] for w in view.winners), empty="nobody")
     print(f"Stored game {session.game_id}: {view.title}, {view.events} events. "
           f"Scores: {_scores(list(view.players), list(view.scores))}. Winner: {who}.")
     return 0
