@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.errors import IllegalAction
 from companion.games.base import TERMINAL, Action, Game, Option, State
+from companion.words import and_list
 
 PICKS = ("pen", "page", "beetle")
 # key beats value
@@ -188,19 +189,25 @@ class AhyoheekState(State):
     def winners(self) -> list[int]:
         return [] if self.winner is None else [self.winner]
 
+    def phase_words(self) -> str:
+        return ("sudden death" if self.sudden_death else "round") + f" {len(self.rounds) + 1}"
+
+    def result_words(self) -> str:
+        return "" if self.winner is None else f"seat {self.winner} wins"
+
     def explain(self) -> str:
         if self.winner is not None:
-            return f"The match is over: seat {self.winner} wins."
+            return f"The match is over: {self.result_words()}."
         waiting = [s for s in self.in_play if s not in self.picks]
         lead = "Sudden death. " if self.sudden_death else ""
         return (f"{lead}Round {len(self.rounds) + 1}: waiting for "
-                f"{', '.join(f'seat {s}' for s in waiting)} to pick pen, page or beetle.")
+                f"{and_list(f'seat {s}' for s in waiting)} to pick pen, page or beetle.")
 
     def view(self) -> dict[str, Any]:
         """Picks stay secret until the reveal: the view says who has picked, not what."""
         last = self.rounds[-1] if self.rounds else None
         return {"turn": None if self.winner is not None else self.current_player(),
-                "phase": ("sudden death" if self.sudden_death else "round") + f" {len(self.rounds) + 1}",
+                "phase": self.phase_words(),
                 "next": self.explain(),
                 "table": {"picked": sorted(self.picks), "in_play": list(self.in_play),
                           "holdings": [dict(h) for h in self.holdings], "last_round": last}}
