@@ -33,6 +33,7 @@ from companion.games.piktas_scoring import (
     check_pool,
     is_void,
     score,
+    score_hands,
 )
 
 CYCLES = 3  # swap cycles, at 3, 4 and 5 field positions; the 6th position ends the swapping
@@ -97,17 +98,26 @@ def hints(hand: Sequence[str], field: Sequence[str], covered: Sequence[str] = ()
     takeable = [c for c in field if not is_void(c)]
     rest = covered + [c for c in field if is_void(c)]
     field_alone = score((), field + covered).total
-    out = [Hint("pass", score(hand, field + covered), field_alone)]
+    moves: list[tuple[str, str | None, str | None, list[str], int]] = [("pass", None, None, hand,
+                                                                      field_alone)]
     for give in sorted(hand, key=card_order):
         others = [c for c in hand if c != give]
         for take in takeable:
             if is_void(give):
-                out.append(Hint("void", score(others, field + covered), field_alone, give=give,
-                                on=take))
+                moves.append(("void", give, take, others, field_alone))
             else:
                 pool = [c for c in takeable if c != take] + [give] + rest
-                out.append(Hint("swap", score([*others, take], pool), score((), pool).total,
-                                take=take, give=give))
+                moves.append(("swap", give, take, [*others, take], score((), pool).total))
+    # every move leaves the same pool (a void scores nothing): one search scores them all
+    scores = score_hands(hand, field + covered, [m[3] for m in moves])
+    out = []
+    for (kind, give, take, _, alone), result in zip(moves, scores, strict=True):
+        if kind == "swap":
+            out.append(Hint("swap", result, alone, take=take, give=give))
+        elif kind == "void":
+            out.append(Hint("void", result, alone, give=give, on=take))
+        else:
+            out.append(Hint("pass", result, alone))
     out.sort(key=Hint.sort_key)
     return out
 

@@ -259,82 +259,126 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+def _widest(layouts: list[Any], wanted: int) -> list[Any]:
+    """The layouts (knit mask first) whose knits cover a largest set of `wanted` trumps: one
+    for each such set, the first given."""
+    first: dict[int, Any] = {}
+    for lay in layouts:
+        first.setdefault(lay[0] & wanted, lay)
+    keys = list(first)
+    return [first[k] for k in keys if not any(k != o and k & o == k for o in keys)]
+
+
+Layout = tuple[tuple[int, ...], tuple[int, ...]]  # a chain: suits in order, knitting trumps
+
+
 @lru_cache(maxsize=4096)
-def _trail(counts: tuple[int, ...], caps: tuple[tuple[int, int], ...]) -> tuple[int, ...] | None:
-    """An order of suits visiting suit s `counts[s]` times, neighbours always different,
-    each neighbouring pair using one of the knitting trumps `caps` allows ((pair mask,
-    trumps), one trump per knit); None when there is none. Drives Mixed Sequences."""
-    cap = dict(caps)
+def _chains(counts: tuple[int, ...], pairs: tuple[tuple[int, tuple[int, ...]], ...],
+            wanted: int) -> tuple[Layout, ...]:
+    """Chains of runs: orders of suits visiting suit s `counts[s]` times, neighbours always
+    different, each neighbouring pair knitted by its own trump of that pair of suits (`pairs`:
+    (pair mask, trump indices)). Which trumps knit matters only for the Full Hand, and only
+    for the trumps in `wanted` (hand trumps): one chain is returned for each largest set of
+    wanted trumps some chain knits with (just the first chain when `wanted` is 0); () when
+    no chain exists. Drives Mixed Sequences."""
+    trumps_of = dict(pairs)
     total = sum(counts)
     left = list(counts)
+    found: dict[int, Layout] = {}
+    order: list[int] = []
+    knits: list[int] = []
 
-    def walk(path: list[int]) -> bool:
-        if len(path) == total:
-            return True
-        last = path[-1]
+    def walk(used: int) -> bool:
+        """Extend the chain; True to stop (the first chain is all that is wanted)."""
+        if len(order) == total:
+            key = used & wanted
+            if key not in found:
+                found[key] = (tuple(order), tuple(knits))
+            return not wanted
+        last = order[-1]
         for s in range(len(left)):
-            pair = (1 << s) | (1 << last)
-            if left[s] and s != last and cap.get(pair, 0):
+            if not left[s] or s == last:
+                continue
+            spare_tried = False  # unwanted trumps of one pair are interchangeable
+            for t in trumps_of.get((1 << s) | (1 << last), ()):
+                if used >> t & 1 or (spare_tried and not wanted >> t & 1):
+                    continue
+                spare_tried = spare_tried or not wanted >> t & 1
                 left[s] -= 1
-                cap[pair] -= 1
-                path.append(s)
-                if walk(path):
-                    return True
-                path.pop()
-                cap[pair] += 1
+                order.append(s)
+                knits.append(t)
+                stop = walk(used | 1 << t)
+                knits.pop()
+                order.pop()
                 left[s] += 1
+                if stop:
+                    return True
+                if not wanted:
+                    break  # another trump of the same pair gives the same chain
         return False
 
     for first in range(len(left)):
         if left[first]:
             left[first] -= 1
-            path = [first]
-            if walk(path):
-                return tuple(path)
+            order.append(first)
+            stop = walk(0)
+            order.pop()
             left[first] += 1
-    return None
+            if stop:
+                break
+    keys = list(found)
+    return tuple(found[k] for k in keys if not any(k != o and k & o == k for o in keys))
 
 
 class _Cand:
     """A structural unit the pool allows: its pips (bit mask), points and how to lay it out."""
 
-    __slots__ = ("bottom", "high", "kind", "knits", "mask", "pips", "points", "segments", "top")
+    __slots__ = ("bottom", "high", "kind", "layouts", "mask", "pips", "points", "top")
 
     def __init__(self, kind: str, mask: int, points: int, high: int) -> None:
         self.kind, self.mask, self.points, self.high = kind, mask, points, high
         self.pips: tuple[int, ...] = ()  # sequences: pip indices, lowest value first
         self.bottom = 0  # sequences: bit mask of trumps that may stand below / above
         self.top = 0
-        self.segments: tuple[tuple[int, ...], ...] = ()  # mixed: runs of pip indices, chain order
-        self.knits: tuple[int, ...] = ()  # mixed: trump index between neighbouring runs
+        # mixed: the ways to chain its runs that differ in the hand trumps they knit with, each
+        # (knitting trumps as a bit mask, runs of pip indices in chain order, the trump index
+        # between neighbouring runs)
+        self.layouts: list[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
 
 
 class _Option:
     """One way to score the pips no structural unit took (value sets and Suit Runs)."""
 
-    __slots__ = ("best_card", "best_unit", "covers", "hand_ok", "matched", "runs", "total", "widest")
+    __slots__ = ("best_card", "best_unit", "covers", "matched", "runs", "total", "unc", "widest")
 
-    def __init__(self, total: int, best_unit: int, best_card: int, hand_ok: bool, covers: int,
+    def __init__(self, total: int, best_unit: int, best_card: int, unc: int, covers: int,
                  runs: tuple[int, ...], matched: tuple[tuple[int, int], ...],
                  widest: tuple[str, int] | None) -> None:
         self.total, self.best_unit, self.best_card = total, best_unit, best_card
-        self.hand_ok, self.covers = hand_ok, covers
+        self.unc, self.covers = unc, covers  # hand pips in no unit; hand trumps in a Suit Run
         self.runs, self.matched, self.widest = runs, matched, widest
 
     def beats(self, other: _Option) -> bool:
         """At least as good as `other` in every respect (so `other` can be dropped)."""
         return (self.total >= other.total and self.best_unit >= other.best_unit
-                and self.best_card >= other.best_card and self.hand_ok >= other.hand_ok
+                and self.best_card >= other.best_card and self.unc & ~other.unc == 0
                 and self.covers | other.covers == self.covers)
 
 
 class _Solver:
     """The search for one pool. Pips are indexed by (value, suit) order, trumps by deck order."""
 
-    def __init__(self, hand: Sequence[str], field: Sequence[str]) -> None:
+    def __init__(self, hand: Sequence[str], field: Sequence[str],
+                 others: Sequence[Sequence[str]] = ()) -> None:
+        """The pool is `hand` and `field`; `others` are more hands (cards of the same pool) to
+        score it for in the same search (`solve_hands`): a hint's moves leave one pool."""
         pips: list[tuple[int, int, str, bool]] = []
         trumps: list[tuple[int, str, int, bool]] = []
         self.hand = tuple(sorted(hand, key=card_order))
+        self.hands = [self.hand, *(tuple(sorted(h, key=card_order)) for h in others)]
+        somewhere = {c for h in self.hands for c in h}  # in some hand: the Full Hand may need it
+        hand, field = [c for c in [*hand, *field] if c in somewhere], \
+            [c for c in [*hand, *field] if c not in somewhere]
         for code, in_hand in [*((c, True) for c in hand), *((c, False) for c in field)]:
             card = DECK[code]
             if card.kind == "pip":
@@ -362,8 +406,11 @@ class _Solver:
             self.pairs.setdefault(m, []).append(i)
         self.duos = [idx for idx in self.pairs.values() if len(idx) == 2]
         duo_trumps = sum((1 << a) | (1 << b) for a, b in self.duos)
+        self.duo_trumps = duo_trumps
         self.need_trumps = self.hand_trumps & ~duo_trumps  # hand trumps a unit must still take
-        self.full_possible = bool(hand) and not any(is_void(c) for c in hand)
+        self.pip_index = {c: i for i, c in enumerate(self.pip_code)}
+        self.trump_index = {c: i for i, c in enumerate(self.trump_code)}
+        self.one_hand = len(self.hands) == 1
         self.memo: dict[int, list[_Option]] = {}
         self.cands = self._sequences() + self._mixed()
         self.cands.sort(key=lambda c: (-c.points, c.mask))
@@ -432,7 +479,7 @@ class _Solver:
                 knits[a] += len(idx)
                 knits[b] += len(idx)
         segments = [seg for seg in segments if knits[seg[0]]]
-        caps = tuple(sorted((pair, len(idx)) for pair, idx in self.pairs.items()))
+        pairs = tuple(sorted((pair, tuple(idx)) for pair, idx in self.pairs.items()))
         # a suit met c times in the chain touches at least 2c - 2 knits, each its own trump
         most = [1 + knits[s] // 2 for s in range(5)]
         best: dict[int, _Cand] = {}
@@ -442,10 +489,15 @@ class _Solver:
         def extend(start: int, mask: int, size: int, high: int) -> None:
             k = len(chosen)
             if k >= 2 and size + 2 * (k - 1) >= MIN_LENGTH:
-                order = _trail(tuple(counts), caps)
                 points = size + 2 * (k - 1) + high
-                if order is not None and (mask not in best or best[mask].points < points):
-                    best[mask] = self._mixed_cand(order, list(chosen), segments, mask, points, high)
+                old = best.get(mask)
+                if old is None or old.points <= points:
+                    chains = _chains(tuple(counts), pairs, self.need_trumps)
+                    if chains:
+                        cand = self._mixed_cand(chains, list(chosen), segments, mask, points, high)
+                        if old is not None and old.points == points:  # the same pips, other runs
+                            cand.layouts = _widest(old.layouts + cand.layouts, self.need_trumps)
+                        best[mask] = cand
             for j in range(start, len(segments)):
                 s, hi, m, n = segments[j]
                 if not m & mask and counts[s] < most[s]:
@@ -458,22 +510,17 @@ class _Solver:
         extend(0, 0, 0, 0)
         return list(best.values())
 
-    def _mixed_cand(self, order: tuple[int, ...], chosen: list[int],
+    def _mixed_cand(self, chains: tuple[Layout, ...], chosen: list[int],
                     segments: list[tuple[int, int, int, int]], mask: int, points: int,
                     high: int) -> _Cand:
-        by_suit: dict[int, list[int]] = {}
-        for j in chosen:
-            by_suit.setdefault(segments[j][0], []).append(segments[j][2])
-        runs = [tuple(_bits(by_suit[s].pop(0))) for s in order]
-        used: dict[int, int] = {}
-        knits = []
-        for x, y in itertools.pairwise(order):
-            pair = (1 << x) | (1 << y)
-            knits.append(self.pairs[pair][used.get(pair, 0)])
-            used[pair] = used.get(pair, 0) + 1
-        cand = _Cand(MIXED_SEQUENCE if len(order) == 2 else MULTI_MIXED_SEQUENCE, mask, points, high)
-        cand.segments = tuple(runs)
-        cand.knits = tuple(knits)
+        cand = _Cand(MIXED_SEQUENCE if len(chosen) == 2 else MULTI_MIXED_SEQUENCE, mask, points,
+                     high)
+        for order, knits in chains:
+            by_suit: dict[int, list[int]] = {}
+            for j in chosen:
+                by_suit.setdefault(segments[j][0], []).append(segments[j][2])
+            runs = tuple(tuple(_bits(by_suit[s].pop(0))) for s in order)
+            cand.layouts.append((sum(1 << k for k in knits), runs, knits))
         return cand
 
     # -- sets and Suit Runs for the pips left over ----------------------------
@@ -503,8 +550,7 @@ class _Solver:
         return options
 
     def _sets_only(self, rem: int) -> _Option:
-        total = unit = card = 0
-        hand_ok = True
+        total = unit = card = unc = 0
         for v in range(10, 0, -1):
             group = rem & self.value_pips[v]
             if group:
@@ -513,9 +559,15 @@ class _Solver:
                     total += n
                     unit = max(unit, n)
                     card = max(card, v)
-                elif group & self.hand_pips:
-                    hand_ok = False
-        return _Option(total, unit, card, hand_ok, 0, (0,) * 5, (), None)
+                else:
+                    unc |= group
+        return _Option(total, unit, card, self._unc(unc), 0, (0,) * 5, (), None)
+
+    def _unc(self, unused: int) -> int:
+        """The hand pips among `unused`; with one hand, any such pip blocks the Full Hand as
+        much as all of them (so options compare as before: Full Hand possible or not)."""
+        unc = unused & self.hand_pips
+        return self.hand_pips if unc and self.one_hand else unc
 
     def _with_runs(self, rem: int, per_suit: list[int], runs: tuple[int, ...]) -> list[_Option]:
         """The best ways to score `rem` when suit s makes `runs[s]` Suit Runs. Every pip of a
@@ -537,7 +589,7 @@ class _Solver:
         spare = [per_suit[s] - runs[s] * m[s] for s in range(5)]
         lone_n = [0] * 11
         needy = []
-        hand_blocked = False
+        blocked = 0
         for v in range(10, 0, -1):
             group = lone & value_pips[v]
             if not group:
@@ -548,8 +600,8 @@ class _Solver:
                 best_card = max(best_card, v)
             elif flex & value_pips[v]:
                 needy.append(v)
-            elif group & self.hand_pips:
-                hand_blocked = True
+            else:
+                blocked |= group
         covers &= self.need_trumps
         out = []
         for matched in self._matchings(needy, flex, spare):
@@ -557,8 +609,10 @@ class _Solver:
             for _, s in matched:
                 left[s] -= 1
             paired = {v for v, _ in matched}
-            hand_ok = not hand_blocked and all(
-                v in paired or not lone & value_pips[v] & self.hand_pips for v in needy)
+            unc = blocked
+            for v in needy:
+                if v not in paired:
+                    unc |= lone & value_pips[v]
             unit, widest = 0, None
             for s in range(5):
                 if runs[s]:
@@ -574,7 +628,7 @@ class _Solver:
                     size += sum(1 for i in _bits(extra) if suit[i] not in taken and left[suit[i]] > 0)
                 if size >= 2 and size >= unit:
                     unit, widest = size, ("set", v)
-            out.append(_Option(base + len(matched), unit, max(best_card, *paired, 0), hand_ok,
+            out.append(_Option(base + len(matched), unit, max(best_card, *paired, 0), self._unc(unc),
                                covers, runs, tuple(matched), widest))
         return out
 
@@ -613,13 +667,22 @@ class _Solver:
 
     # -- the search -----------------------------------------------------------
     def solve(self) -> Score:
-        """Try every packing of structural units, score the pips they leave with
-        `_leftover`, keep the best (total, best unit, best card)."""
+        """The best arrangement of the pool for `hand`."""
+        return self.solve_hands()[0]
+
+    def solve_hands(self) -> list[Score]:
+        """The best arrangement for each hand in `self.hands`, from one search of the pool.
+
+        Every packing of structural units is tried, its leftover pips scored by `_leftover`.
+        The Full Hand is the only part that depends on the hand, and it is worth 2, so only
+        arrangements within 2 of the best total (without it) can win; those are kept and
+        each hand takes the best of them (total, best unit, best card)."""
         duo_points = 4 * len(self.duos)
         duo_unit = 4 if self.duos else 0
-        best: list[Any] = [(-1, -1, -1), None]
         cands = self.cands
         chosen: list[_Cand] = []
+        near: list[tuple[int, int, int, tuple[_Cand, ...], _Option]] = []
+        top = [-1]
         # later[j]: the candidates after j that share no pip with it, as a bit set
         holding = [0] * len(self.value)
         for j, c in enumerate(cands):
@@ -634,26 +697,17 @@ class _Solver:
 
         def leaf(used: int) -> None:
             points = duo_points
-            unit, card, knit_cover = duo_unit, 0, 0
+            unit, card = duo_unit, 0
             for c in chosen:
                 points += c.points
                 unit = max(unit, c.points)
                 card = max(card, c.high)
-                for k in c.knits:
-                    knit_cover |= 1 << k
             for opt in self._leftover(self.all_pips & ~used):
                 total = points + opt.total
-                need = -1  # -1: no Full Hand
-                if self.full_possible and opt.hand_ok:
-                    need = self.need_trumps & ~opt.covers & ~knit_cover
-                    if need and self._ends(chosen, need) is None:
-                        need = -1
-                    else:
-                        total += 2
-                key = (total, max(unit, opt.best_unit), max(card, opt.best_card))
-                if key > best[0]:
-                    best[0] = key
-                    best[1] = (list(chosen), opt, need)
+                if total >= top[0] - 2:
+                    top[0] = max(top[0], total)
+                    near.append((total, max(unit, opt.best_unit), max(card, opt.best_card),
+                                 tuple(chosen), opt))
 
         def visit(allowed: int, used: int) -> None:
             leaf(used)
@@ -666,10 +720,42 @@ class _Solver:
                 chosen.pop()
 
         visit((1 << len(cands)) - 1, 0)
-        structural, option, need = best[1]
-        return self._arrangement(structural, option, need)
+        near = [leaf for leaf in near if leaf[0] >= top[0] - 2]
+        return [self._best_for(hand, near) for hand in self.hands]
 
-    def _ends(self, chosen: list[_Cand], need: int) -> list[tuple[int, int]] | None:
+    def _best_for(self, hand: tuple[str, ...],
+                  near: list[tuple[int, int, int, tuple[_Cand, ...], _Option]]) -> Score:
+        """The best of the near-best arrangements for `hand`: the first with the highest
+        (total with the Full Hand, best unit, best card)."""
+        pips = sum(1 << self.pip_index[c] for c in hand if c in self.pip_index)
+        need = sum(1 << self.trump_index[c] for c in hand if c in self.trump_index)
+        need &= ~self.duo_trumps
+        full = bool(hand) and not any(is_void(c) for c in hand)
+        best_key = (-1, -1, -1)
+        best: tuple[Any, ...] = ()
+        for total, unit, card, chosen, opt in near:
+            cover = None
+            if full and not opt.unc & pips:
+                cover = self._cover(chosen, need & ~opt.covers)
+            key = (total + 2 if cover else total, unit, card)
+            if key > best_key:
+                best_key, best = key, (chosen, opt, cover)
+        return self._arrangement(*best, hand)
+
+    def _cover(self, chosen: tuple[_Cand, ...], need: int) -> tuple[Any, ...] | None:
+        """How the chosen units take every hand trump in `need` (for the Full Hand): a layout
+        for each Mixed Sequence (which trumps knit) and the end trumps of each sequence, as
+        (layouts, ends); None when they cannot."""
+        for combo in itertools.product(*(c.layouts for c in chosen if c.layouts)):
+            knit = 0
+            for lay in combo:
+                knit |= lay[0]
+            ends = self._ends(chosen, need & ~knit)
+            if ends is not None:
+                return combo, ends
+        return None
+
+    def _ends(self, chosen: Sequence[_Cand], need: int) -> list[tuple[int, int]] | None:
         """Trumps (indices, -1 for none) for the bottom and top of each chosen sequence so
         that every hand trump in `need` stands at an end (for the Full Hand); None when that
         cannot be done. Otherwise the deck's first trumps that fit."""
@@ -695,12 +781,17 @@ class _Solver:
         return None
 
     # -- laying out the winner ------------------------------------------------
-    def _arrangement(self, structural: list[_Cand], opt: _Option, need: int) -> Score:
+    def _arrangement(self, structural: tuple[_Cand, ...], opt: _Option,
+                     cover: tuple[Any, ...] | None, hand: tuple[str, ...]) -> Score:
+        """The units of the chosen arrangement; `cover` (from `_cover`) says how the Full Hand
+        is made, None for no Full Hand."""
         units: list[Unit] = []
         pc, tc = self.pip_code, self.trump_code
         for a, b in self.duos:
             units.append(Unit(TRUMP_DUO, (tc[a], tc[b]), 4, 0))
-        seq_ends = iter(self._ends(structural, max(need, 0)) or [])
+        layouts, ends = cover or ([c.layouts[0] for c in structural if c.layouts],
+                                  self._ends(structural, 0) or [])
+        seq_ends, chains = iter(ends), iter(layouts)
         used = 0
         for c in structural:
             used |= c.mask
@@ -709,16 +800,17 @@ class _Solver:
                 cards = ([tc[lo]] if lo >= 0 else []) + [pc[i] for i in c.pips] + \
                         ([tc[hi]] if hi >= 0 else [])
             else:
+                _, segments, knits = next(chains)
                 cards = []
-                for run, knit in itertools.zip_longest(c.segments, c.knits):
+                for run, knit in itertools.zip_longest(segments, knits):
                     cards += [pc[i] for i in run]
                     if knit is not None:
                         cards.append(tc[knit])
             units.append(Unit(c.kind, tuple(cards), c.points, c.high))
         units += self._leftover_units(self.all_pips & ~used, opt)
         total = sum(u.points for u in units)
-        if need >= 0:
-            units.append(Unit(FULL_HAND, self.hand, 2, 0))
+        if cover is not None:
+            units.append(Unit(FULL_HAND, hand, 2, 0))
             total += 2
         units.sort(key=lambda u: (-u.points, _KIND_ORDER[u.kind], [card_order(c) for c in u.cards]))
         cards = [u for u in units if u.kind != FULL_HAND]
@@ -786,3 +878,23 @@ def score(hand: Iterable[str | Card], field: Iterable[str | Card] = ()) -> Score
 def solve(hand: Iterable[str | Card], field: Iterable[str | Card] = ()) -> Score:
     """`score` computed afresh, without the cache: for benchmarks and tests."""
     return _Solver(*_checked(hand, field)).solve()
+
+
+def score_hands(hand: Iterable[str | Card], field: Iterable[str | Card],
+                hands: Sequence[Iterable[str | Card]]) -> list[Score]:
+    """`score(h, pool - h)` for each hand h of `hands`, where the pool is `hand` with `field`
+    and each h is cards of it (voids aside: a void scores nothing): one search for all of
+    them, as a hint needs (every move on a turn leaves the same pool, another hand).
+    Raises BadPool for a hand with a card that is not in the pool."""
+    first, rest = _checked(hand, field)
+    pool = {c for c in [*first, *rest] if not is_void(c)}
+    wanted = []
+    for h in hands:
+        cards = tuple(sorted(codes(h), key=card_order))
+        stray = [c for c in cards if c not in pool and not is_void(c)]
+        if stray:
+            raise BadPool(f"{' '.join(stray)} in a hand to score but not in the pool "
+                          f"{' '.join(sorted(pool, key=card_order))}")
+        wanted.append(cards)
+    return _Solver(first, rest, wanted).solve_hands()[1:]
+

@@ -2,13 +2,17 @@
 
 The reference tries every way to share the pips out (every partition into units, some
 pips left unused), every unit each part could be, and every trump choice; it is
-exponential, so the pools here are small but dense in sequences, runs and trumps.
+exponential, so the pools here are small but dense in sequences, runs and trumps: random
+ones, and ones built to hold Mixed Sequences (runs in two or three suits, the trumps that
+could knit them, some of those trumps in the hand, where the chain's order and which trump
+knits decide the Full Hand).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -128,12 +132,74 @@ def small_pools(draw) -> tuple[list[str], list[str]]:
     return cards[:cut], cards[cut:]
 
 
+SUITS = "OWKUM"
+TRUMPS = [c.code for c in DECK if c.kind == "trump"]
+SCORING = [c.code for c in DECK if c.kind != "void"]
+
+
+def knitting(a: str, b: str) -> list[str]:
+    """The two trumps of the pair of suits a, b."""
+    return [t for t in TRUMPS if set(DECK[t].suits) == {a, b}]
+
+
+def chained_pool(choose: Callable[[Sequence[Any]], Any], most_pips: int = 7) -> tuple[list[str],
+                                                                                       list[str]]:
+    """A pool built to hold Mixed Sequences: runs of 2 or 3 values in two or three suits, up
+    to two trumps of each pair of those suits (the possible knits), now and then one card
+    more; some of the trumps and some of the pips in the hand, the rest in the field.
+    `choose(options)` returns one of the options: hypothesis draws or a seeded random."""
+    suits = list(SUITS)
+    chosen = [suits.pop(suits.index(choose(suits))) for _ in range(choose((2, 2, 3)))]
+    pips: list[str] = []
+    for k, s in enumerate(chosen):
+        room = most_pips - len(pips) - 2 * (len(chosen) - 1 - k)
+        length = choose(range(2, min(3, room) + 1))
+        low = choose(range(1, 12 - length))
+        pips += [f"{s}{v}" for v in range(low, low + length)]
+    trumps = [t for a, b in itertools.combinations(chosen, 2) for t in knitting(a, b)
+              if choose((False, True))]
+    extra = []
+    if choose((False, False, False, True)):
+        extra.append(choose([c for c in [*SCORING, "void1"] if c not in pips and c not in trumps
+                             and (DECK[c].kind != "pip" or len(pips) < most_pips)]))
+    cards = pips + trumps + extra
+    hand = [c for c in cards if choose((False, True))][:6]
+    return hand, [c for c in cards if c not in hand][:6]
+
+
+@st.composite
+def chained_pools(draw) -> tuple[list[str], list[str]]:
+    return chained_pool(lambda options: draw(st.sampled_from(options)))
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_pools())
 def test_solver_matches_the_brute_force_reference(pool):
     hand, field = pool
     result = score(hand, field)
     assert (result.total, result.best_unit, result.best_card) == reference(hand, field)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chained_pools())
+def test_solver_matches_the_reference_on_pools_built_for_mixed_sequences(pool):
+    hand, field = pool
+    result = score(hand, field)
+    assert (result.total, result.best_unit, result.best_card) == reference(hand, field)
+    for unit in result.units:
+        assert unit_points(unit.kind, unit.cards) == unit.points
+
+
+def test_a_hand_trump_knits_the_chain_for_the_full_hand():
+    # issue 18: O6 O7 [bee] K8 K9 [raven] U8 U9 leaves the serpent out; chained the other way,
+    # O6 O7 [serpent] U8 U9 [raven] K8 K9, every hand card is in a unit: 19 + Full Hand 2
+    hand, field = ["serpent", "O6", "O7", "K8", "U8"], ["K9", "U9", "bee", "raven"]
+    assert reference(hand, field)[0] == 21
+    result = score(hand, field)
+    assert result.total == 21
+    chain = next(u for u in result.units if u.kind == "multi_mixed_sequence")
+    assert "serpent" in chain.cards and unit_points(chain.kind, chain.cards) == 19
+    assert any(u.kind == "full_hand" for u in result.units)
 
 
 def test_reference_reads_the_rule_text_examples_like_the_solver():
