@@ -56,6 +56,16 @@ class IdentifyParams:
     shortlist: int = 4  # candidates kept from the coarse pass for the exact pass
     contenders: int = 4  # at most this many meet pairwise ...
     contender_gap: float = 0.15  # ... those within this correlation of the best
+    # Decks with rank and suit samples (vision.glyphs): measured on real photos,
+    # benchmarks/results/real.md ("Operating point").
+    glyph_rank: float = 0.50  # weakest rank-glyph correlation accepted
+    glyph_rank_margin: float = 0.10  # its least lead over the next rank
+    glyph_suit: float = 0.50  # weakest suit-pip correlation accepted
+    glyph_suit_margin: float = 0.03  # its least lead over the next suit of the right colour
+    red_above: float = 0.45  # a suit mark this red or more is red ...
+    black_below: float = 0.15  # ... this little red or less is black
+    glyph_face: float = 0.40  # a whole card read by its index must also look like that card
+    glyph_partial: float = 0.65  # a partly hidden card: its rank and suit both this clear
 
 
 @dataclass(frozen=True)
@@ -271,10 +281,40 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     candidates = [r for i, r in enumerate(rots) if coarse[i, best] >= coarse[i_best, best] - 0.02]
     faces = {r: face_score(frame, quad, t, best, r) for r in candidates}
     rotation = max(candidates, key=lambda r: faces[r])
+    if t.glyphs is not None and not is_back(t.codes[best]):
+        return by_glyphs(frame, quad, t, seen, params, exact[best][0], level)
     known = score >= params.min_score and margin >= params.min_margin and not is_back(t.codes[best])
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
                     face=faces[rotation], level=level)
+
+
+def by_glyphs(frame: np.ndarray, quad: np.ndarray, t: Templates, seen: Sequence[bool],
+               params: IdentifyParams, corner_score: float, level: int) -> Identity:
+    """The card named by its rank glyph and suit pip read apart (vision.glyphs), checked
+    against the whole face when the whole card is in view: a white label or a patch of
+    paper can look like an ace's corner, but not like its face."""
+    from vision.glyphs import decide, read_index
+
+    read = read_index(frame, quad, t.glyphs, seen)
+    d = decide(read, t.glyphs, params.glyph_rank, params.glyph_rank_margin, params.glyph_suit,
+               params.glyph_suit_margin, params.red_above, params.black_below)
+    name = d.best or t.codes[0]
+    j = t.codes.index(name) if name in t.codes else None
+    face = float("nan")
+    code = d.code
+    rotation = d.corner
+    if j is not None:
+        faces = {r: face_score(frame, quad, t, j, r) for r in (0, 2)}
+        rotation = max(faces, key=lambda r: faces[r])
+        face = faces[rotation]
+        if code is not None and all(seen) and face < params.glyph_face:
+            code = None
+    if code is not None and not all(seen) and (
+            d.score < params.glyph_partial or d.margin < 2 * params.glyph_suit_margin):
+        code = None  # part of the card hidden: no face to check, so the index must be plain
+    return Identity(code=code, score=d.score, margin=d.margin, rotation=rotation,
+                    corners=quad[ROLL[rotation]], best=name, face=face, level=level)
 
 
 def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float],

@@ -26,8 +26,11 @@ from companion.errors import CompanionError, UnknownCard
 from companion.paths import ENV_VAR as ENV_VAR  # re-exported: the variable that moves the data
 from companion.paths import learned_decks_dir
 from vision.detect import find_cards, order_quad, refine_quad, snap_quad
-from vision.identify import warp_card
-from vision.templates import BACK, Templates, build_templates
+from vision.glyphs import IndexLayout, glyph_boxes, learn_layout, read_index
+from vision.identify import IdentifyParams, by_glyphs, warp_card
+from vision.imageio import BadImageFile, read_image
+from vision.outline import find_outlines
+from vision.templates import BACK, Templates, build_templates, with_glyphs
 
 #: Resolution of the stored faces (px/mm): enough for every template made from them.
 LEARN_PPM = 6.0
@@ -76,6 +79,8 @@ class LearnedDeck:
     index_box_mm: tuple[float, float, float, float]
     faces: dict[str, str]  # code -> file name in `path`
     back: str | None = None  # file name of the back's picture, if taught
+    extra: dict[str, list[str]] = field(default_factory=dict)  # code -> more photos of it
+    layout: dict | None = None  # where rank and suit lie in the corner (vision.glyphs)
 
     @property
     def title(self) -> str:
@@ -88,7 +93,8 @@ def read_manifest(name: str) -> LearnedDeck | None:
     try:
         data = json.loads((path / MANIFEST).read_text())
         return LearnedDeck(data["name"], data["base"], path, tuple(data["size_mm"]),
-                           tuple(data["index_box_mm"]), dict(data["faces"]), data.get("back"))
+                           tuple(data["index_box_mm"]), dict(data["faces"]), data.get("back"),
+                           {k: list(v) for k, v in data.get("extra", {}).items()}, data.get("layout"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -144,36 +150,57 @@ def load_templates(name: str) -> Templates | None:
 
     backs.append(art.render_back(learned.base, LEARN_PPM))  # the base deck's back: a face down
     templates = build_templates(learned.name, faces, learned.size_mm, learned.index_box_mm, backs)
+    layout = IndexLayout.from_json(learned.layout) if learned.layout else None
+    every = {code: [face, *_read_extra(learned, code)] for code, face in faces.items()}
+    templates = with_glyphs(templates, every, learned.base, layout)
     _CACHE[key] = (stamp, templates)
     return templates
 
 
 # --- finding the card in a photo -------------------------------------------------
 
+class BadPhoto(CompanionError, ValueError):
+    """A teaching photo that does not show one whole card; the message says why."""
+
+
 def find_card(image: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray | None:
-    """The largest card of the given shape in a photo, as a (4, 2) quad in the photo's
-    pixels with corner 0 the card's top-left as the photo shows it (photos are taken
-    roughly upright), or None. Tries a card brighter than its background first, then
-    the card's outline as edges (a white card on a light table)."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    scale = min(1.0, 900.0 / max(gray.shape))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    aspect = max(size_mm) / min(size_mm)
-    square = abs(aspect - 1) < 0.05
-    min_area = 0.02 * small.shape[0] * small.shape[1]
-
-    def big(quads: list[np.ndarray]) -> list[np.ndarray]:
-        return [q for q in quads if abs(cv2.contourArea(q.astype(np.float32))) >= min_area]
-
-    quads = big([c.corners for c in find_cards(small, aspect) if c.complete])
-    quads = quads or big(_edge_quads(small, aspect))
+    """The card in a teaching photo, as a (4, 2) quad in the photo's pixels with corner
+    0 the card's top-left as the photo shows it (photos are taken roughly upright), or
+    None when the photo shows no card. Raises BadPhoto when it shows more than one."""
+    quads = card_quads(image, size_mm)
     if not quads:
         return None
-    best = max(quads, key=lambda q: abs(cv2.contourArea(q.astype(np.float32))))
-    quad = order_quad((best + 0.5) / scale - 0.5, square)
-    # Settle each side on the card's own edge (not a shadow's) at full resolution.
-    reach = max(3.0, 0.025 * float(np.linalg.norm(quad[1] - quad[0])))
-    return order_quad(snap_quad(gray, quad, reach, polarity=1), square)
+    big = abs(cv2.contourArea(quads[0].astype(np.float32)))
+    rivals = [q for q in quads[1:] if abs(cv2.contourArea(q.astype(np.float32))) >= 0.5 * big]
+    if rivals:
+        raise BadPhoto(f"{1 + len(rivals)} cards in view: a teaching photo shows one card alone")
+    return quads[0]
+
+
+def card_quads(image: np.ndarray, size_mm: tuple[float, float]) -> list[np.ndarray]:
+    """Every whole card in a photo, largest first: the outline finder's (any scale, on
+    any surface), else the bright-card detector's, else closed outlines of edges."""
+    aspect = max(size_mm) / min(size_mm)
+    square = abs(aspect - 1) < 0.05
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    min_area = 0.01 * gray.shape[0] * gray.shape[1]
+
+    def area(q: np.ndarray) -> float:
+        return abs(cv2.contourArea(q.astype(np.float32)))
+
+    quads = [c.corners for c in find_outlines(image, aspect)]
+    if not quads:
+        scale = min(1.0, 900.0 / max(gray.shape))
+        small = gray if scale >= 1 else cv2.resize(gray, None, fx=scale, fy=scale,
+                                                   interpolation=cv2.INTER_AREA)
+        found = [c.corners for c in find_cards(small, aspect) if c.complete] or _edge_quads(small, aspect)
+        quads = []
+        for q in found:
+            big = order_quad((q + 0.5) / scale - 0.5, square)
+            reach = max(3.0, 0.025 * float(np.linalg.norm(big[1] - big[0])))
+            quads.append(order_quad(snap_quad(gray, big, reach, polarity=1), square))
+    quads = [q for q in quads if area(q) >= min_area]
+    return sorted(quads, key=lambda q: -area(q))
 
 
 def _edge_quads(gray: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -240,17 +267,21 @@ def estimate_index_box(faces: dict[str, np.ndarray], size_mm: tuple[float, float
 
 @dataclass
 class LearnReport:
-    """What a teaching session did. `missing`: cards of the deck with no image yet."""
+    """What a teaching session did. `missing`: cards of the deck with no image yet.
+    `refused`: (file, why) for every photo nothing was taken from. `alike`: pairs of
+    cards the deck cannot yet tell apart well, with what to do. `confirmed`: teaching
+    photos read back as their own card."""
 
     deck: str
     path: Path
     learned: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
-    unreadable: list[str] = field(default_factory=list)  # files that are not readable images
-    no_card: list[str] = field(default_factory=list)  # images in which no card was found
-    not_cards: list[str] = field(default_factory=list)  # file names that name no card
-    repeated: list[str] = field(default_factory=list)  # a second image of a card: ignored
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    photos: int = 0  # photos taken, several of one card counted each
     back: bool = False  # a picture of the back was taught (face-down cards then never read)
+    confirmed: int = 0
+    alike: list[str] = field(default_factory=list)
+    layout: dict | None = None
 
     @property
     def complete(self) -> bool:
@@ -280,6 +311,16 @@ def _read_faces(learned: LearnedDeck) -> dict[str, np.ndarray]:
     return faces
 
 
+def _read_extra(learned: LearnedDeck, code: str) -> list[np.ndarray]:
+    """The further photos of a card, those that can be read."""
+    out = []
+    for file in learned.extra.get(code, []):
+        image = cv2.imread(str(learned.path / file), cv2.IMREAD_COLOR)
+        if image is not None:
+            out.append(image)
+    return out
+
+
 def _existing_faces(name: str, base: str) -> dict[str, np.ndarray]:
     """The faces (and back) already learned for this deck (teaching adds to them)."""
     learned = read_manifest(name)
@@ -288,39 +329,97 @@ def _existing_faces(name: str, base: str) -> dict[str, np.ndarray]:
     return _read_faces(learned)
 
 
-def save_deck(name: str, base: str, faces: dict[str, np.ndarray]) -> LearnedDeck:
-    """Write a learned deck (faces upright at any size) and register it."""
+def save_deck(name: str, base: str, faces: dict[str, np.ndarray],
+              extra: dict[str, list[np.ndarray]] | None = None) -> LearnedDeck:
+    """Write a learned deck (faces upright at any size; `extra`: more photos of some
+    cards) and register it. Every file is written before the manifest that names them,
+    and the manifest by rename, so a failed write leaves the deck as it was."""
     key = check_name(name)
     deck, size, fallback_box = _base(base)
-    if not faces:
+    extra = extra or {}
+    if not [c for c in faces if c != BACK]:
         raise LearnFailed(f"no card images to make the deck {name!r} from")
     path = decks_dir() / key
-    path.mkdir(parents=True, exist_ok=True)
-    files = {}
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LearnFailed(f"cannot make the deck folder {str(path)!r}: {exc.strerror}") from None
     px = (round(size[0] * LEARN_PPM), round(size[1] * LEARN_PPM))
-    for code, face in faces.items():
-        file = "back.png" if code == BACK else f"{code}.png"
+
+    def write(file: str, face: np.ndarray) -> str:
         image = face if face.shape[1::-1] == px else cv2.resize(face, px, interpolation=cv2.INTER_AREA)
         if not cv2.imwrite(str(path / file), image):
-            raise LearnFailed(f"cannot write {path / file}")
-        files[code] = file
+            raise LearnFailed(f"cannot write {str(path / file)!r} (is the data directory writable?)")
+        return file
+
+    files = {code: write("back.png" if code == BACK else f"{code}.png", face) for code, face in faces.items()}
+    more = {code: [write(f"{code}-{i}.png", f) for i, f in enumerate(fs, 2)]
+            for code, fs in extra.items() if fs}
     back = files.pop(BACK, None)
-    if not files:
-        raise LearnFailed(f"no card images to make the deck {name!r} from (a back alone is not a deck)")
-    box = estimate_index_box({c: f for c, f in faces.items() if c != BACK}, size, fallback_box)
+    cards = {c: f for c, f in faces.items() if c != BACK}
+    layout = learn_layout(cards, size)
+    box = layout.index if layout is not None else estimate_index_box(cards, size, fallback_box)
     manifest = {"format": FORMAT, "name": key, "base": deck.name, "size_mm": list(size),
-                "index_box_mm": list(box), "faces": dict(sorted(files.items())), "back": back}
-    (path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
-    learned = LearnedDeck(key, deck.name, path, size, box, files, back)
+                "index_box_mm": [round(v, 2) for v in box], "faces": dict(sorted(files.items())),
+                "back": back, "extra": dict(sorted(more.items())),
+                "layout": layout.to_json() if layout is not None else None}
+    tmp = path / (MANIFEST + ".tmp")
+    try:
+        tmp.write_text(json.dumps(manifest, indent=2) + "\n")
+        tmp.replace(path / MANIFEST)
+    except OSError as exc:
+        raise LearnFailed(f"cannot write {str(path / MANIFEST)!r}: {exc.strerror}") from None
+    learned = LearnedDeck(key, deck.name, path, size, tuple(manifest["index_box_mm"]), files, back, more,
+                          manifest["layout"])
     register_deck(as_deck(learned))
     _CACHE.pop(key, None)
     return learned
 
 
-def learn_from_dir(name: str, base: str, directory: str | Path) -> LearnReport:
-    """Teach (or add to) the deck `name` from a folder with one image per card, each
-    named by the card's code or full name ("AS.jpg", "queen of hearts.png"), and
-    optionally one of the back ("back.jpg"), so that face-down cards are never read."""
+#: A second photo of a card: the card's code or name, then -N ("AS-2.jpg").
+_NUMBERED = re.compile(r"^(.*?)[-_ ](\d{1,3})$")
+
+
+def _name_code(deck: Deck, stem: str) -> tuple[str, int] | None:
+    """(code, photo number) a file's stem names ("AS", "AS-2", "queen of hearts"), the
+    back as BACK, or None."""
+    text = stem.strip()
+    number = 1
+    m = _NUMBERED.match(text)
+    candidates = [(text, 1)] + ([(m.group(1), int(m.group(2)))] if m else [])
+    for words, n in candidates:
+        if words.strip().lower() == "back":
+            return BACK, n
+        try:
+            return deck.parse(words.replace("_", " ")).code, n
+        except UnknownCard:
+            continue
+    del number
+    return None
+
+
+def _check_photo(image: np.ndarray, size: tuple[float, float], code: str) -> np.ndarray:
+    """The upright face of the one card in a teaching photo; BadPhoto says why not."""
+    quad = find_card(image, size)
+    if quad is None:
+        raise BadPhoto("no whole card found: lay the card alone, all four corners in view, "
+                       "on a surface darker than the card")
+    face = extract_face(image, quad, size)
+    if code != BACK and glyph_boxes(face, size) is None and glyph_boxes(cv2.rotate(face, cv2.ROTATE_180),
+                                                                        size) is None:
+        raise BadPhoto("no corner index (a rank above a suit) where the card's corner should show one: "
+                       "is the whole card in view, face up and in focus?")
+    return face
+
+
+def learn_from_dir(name: str, base: str, directory: str | Path,
+                   say: Callable[[str], None] | None = None) -> LearnReport:
+    """Teach (or add to) the deck `name` from a folder of photos named by the card's
+    code or full name ("AS.jpg", "queen of hearts.png"), several of one card as
+    "AS-2.jpg", "AS-3.jpg", and optionally "back.jpg" (face-down cards are then never
+    read). Every photo is checked (one whole card, its corner index where the deck has
+    one); a photo that fails is refused with the reason and nothing is taken from it.
+    Then the deck is checked against its own photos (report.confirmed, report.alike)."""
     key = check_name(name)
     deck, size, _ = _base(base)
     folder = Path(directory).expanduser()
@@ -329,52 +428,90 @@ def learn_from_dir(name: str, base: str, directory: str | Path) -> LearnReport:
     files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
     report = LearnReport(key, decks_dir() / key)
     faces = _existing_faces(key, deck.name)
-    new: dict[str, np.ndarray] = {}
+    taken: dict[tuple[str, int], tuple[str, np.ndarray]] = {}
     for path in files:
         if path.suffix.lower() not in IMAGE_SUFFIXES:
-            report.unreadable.append(path.name)
+            report.refused.append((path.name, "not an image file (" + ", ".join(IMAGE_SUFFIXES) + ")"))
             continue
-        if path.stem.strip().lower() == "back":
-            code = BACK
-        else:
-            try:
-                code = deck.parse(path.stem.replace("_", " ")).code
-            except UnknownCard:
-                report.not_cards.append(path.name)
-                continue
-        if code in new:
-            report.repeated.append(path.name)
+        named = _name_code(deck, path.stem)
+        if named is None:
+            report.refused.append((path.name, f"the name names no card of the {deck.name} deck"))
             continue
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            report.unreadable.append(path.name)
+        if named in taken:
+            report.refused.append((path.name, f"{named[0]} is named twice (also {taken[named][0]}); "
+                                              f"number further photos: {named[0]}-2{path.suffix}"))
             continue
-        quad = find_card(image, size)
-        if quad is None:
-            report.no_card.append(path.name)
+        try:
+            image = read_image(path)
+        except BadImageFile as exc:
+            report.refused.append((path.name, str(exc)))
             continue
-        new[code] = extract_face(image, quad, size)
-        if code == BACK:
-            report.back = True
-        else:
-            report.learned.append(code)
-    if not new:
+        try:
+            face = _check_photo(image, size, named[0])
+        except BadPhoto as exc:
+            report.refused.append((path.name, str(exc)))
+            continue
+        if say is not None:
+            say(f"{path.name}: {named[0]}")
+        taken[named] = (path.name, face)
+    if not taken:
         raise LearnFailed(_nothing(folder, report))
+    new: dict[str, np.ndarray] = {}
+    extra: dict[str, list[np.ndarray]] = {}
+    for (code, _n), (_file, face) in sorted(taken.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        if code not in new:
+            new[code] = face
+        else:
+            extra.setdefault(code, []).append(face)
+    report.back = BACK in new
+    report.learned = sorted(c for c in new if c != BACK)
+    report.photos = len(taken)
     faces.update(new)
-    save_deck(key, deck.name, faces)
+    learned = save_deck(key, deck.name, faces, extra)
+    report.layout = learned.layout
     report.missing = [c for c in deck.codes if c not in faces]
+    _self_check(key, taken, report)
     return report
 
 
+def _self_check(name: str, taken: dict, report: LearnReport) -> None:
+    """Read every teaching photo back with the deck just made: it must come out as its
+    own card, clearly. A photo that does not, or that only just does, names a pair of
+    cards the deck cannot yet tell apart well."""
+    t = load_templates(name)
+    if t is None or t.glyphs is None:
+        return
+    p = IdentifyParams()
+    size = t.size_mm
+    w, h = size[0] * LEARN_PPM, size[1] * LEARN_PPM
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    pairs: set[tuple[str, str]] = set()
+    for (code, _n), (_file, face) in taken.items():
+        if code == BACK:
+            continue
+        ident = by_glyphs(face, quad, t, (True,) * 4, p, 1.0, 0)
+        read = read_index(face, quad, t.glyphs)
+        if ident.code == code:
+            report.confirmed += 1
+        rank, suit = code[:-1], code[-1]
+        if read.ranks[0][0] == rank and len(read.ranks) > 1 and read.rank_margin < 2 * p.glyph_rank_margin:
+            pairs.add((*tuple(sorted((code, read.ranks[1][0] + suit))), "rank glyph"))
+        if read.suits[0][0] == suit and len(read.suits) > 1 and read.suit_margin < 2 * p.glyph_suit_margin:
+            pairs.add((*tuple(sorted((code, rank + read.suits[1][0]))), "suit pip"))
+        if ident.code != code:
+            other = ident.best if ident.best != code else None
+            pairs.add((*tuple(sorted((code, other or "?"))), "index"))
+    for a, b, what in sorted(pairs):
+        report.alike.append(f"{a} and {b} differ only in the {what} at this resolution: "
+                            f"add another photo of each")
+
+
 def _nothing(folder: Path, report: LearnReport) -> str:
-    why = []
-    if report.no_card:
-        why.append(f"no card found in {', '.join(report.no_card)}")
-    if report.unreadable:
-        why.append(f"unreadable: {', '.join(report.unreadable)}")
-    if report.not_cards:
-        why.append(f"not named after a card: {', '.join(report.not_cards)}")
-    return f"no card learned from {folder}" + (f" ({'; '.join(why)})" if why else ": it has no images")
+    if not report.refused:
+        return f"no card learned from {folder}: it has no images"
+    file, why = report.refused[0]
+    more = f" (and {len(report.refused) - 1} more refused)" if len(report.refused) > 1 else ""
+    return f"no card learned from {folder}: {file}: {why}{more}"
 
 
 def learn_from_frames(name: str, base: str, frames: Iterable[np.ndarray],

@@ -9,6 +9,7 @@ decks (`vision.art.render_card`), or the user's photos for a learned deck (`visi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
@@ -69,6 +70,9 @@ class Templates:
     coarse: np.ndarray = field(repr=False, default=None)  # (h'*w', 2N): tl then br, half size
     coarse_shape: tuple[int, int] = (0, 0)
     pairs: dict = field(repr=False, default_factory=dict, compare=False)  # pair_margin cache
+    #: Rank and suit samples (vision.glyphs.Glyphs) for decks whose cards have both:
+    #: identification then reads the rank and the suit apart, as a person does.
+    glyphs: object | None = field(repr=False, default=None, compare=False)
 
     @property
     def square(self) -> bool:
@@ -181,6 +185,32 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
         same[c] = frozenset(codes[j] for j in np.flatnonzero(alike)) | {c}
     return Templates(deck, tuple(codes), (float(w), float(h)), tuple(index_box_mm), tl_a, br_a,
                      ctl_a, cbr_a, np.stack(face), same, coarse, halve(tl_a[0, 0]).shape)
+
+
+def rank_suit_cards(deck: str) -> dict[str, tuple[str, str, bool]]:
+    """code -> (rank, suit, printed red) for the cards of a deck that have a rank and
+    one suit (the jokers and the backs have neither)."""
+    from companion.cards import get_deck
+
+    return {c.code: (c.rank, c.suit, c.colour == "red") for c in get_deck(deck).cards
+            if c.rank and c.suit}
+
+
+def with_glyphs(t: Templates, faces: Mapping[str, Sequence[np.ndarray]], base: str,
+                layout: object | None = None) -> Templates:
+    """The templates with rank and suit samples from the faces (several per card
+    allowed), if the deck's cards have ranks and suits and a layout is known or can be
+    learned from the faces; else unchanged."""
+    from vision import glyphs as G
+
+    cards = rank_suit_cards(base)
+    if len({r for r, _, _ in cards.values()}) < 2 or len({s for _, s, _ in cards.values()}) < 2:
+        return t
+    if layout is None:
+        layout = G.learn_layout({c: f[0] for c, f in faces.items() if c in cards and f}, t.size_mm)
+    if layout is None:
+        return t
+    return dataclasses.replace(t, glyphs=G.build_glyphs(faces, cards, t.size_mm, layout))
 
 
 def _stack_levels(levels: list[list[np.ndarray]]) -> np.ndarray:
