@@ -596,20 +596,6 @@ def _plans(pool: _Pool, xenocrats: Sequence[str]) -> list[list[list[str]]]:
         juniors.setdefault(key, m)
     jacks = [suit(c) for c in by_rank.get("J", [])]
     princesses = [suit(c) for c in by_rank.get("P", [])]
-    # Without communes: partners, members of the covered suits, and single Jacks and
-    # Princesses as members of a King-Queen family of their suit.
-    options: list[tuple[int, tuple, tuple]] = []
-    for skey in seniors:
-        senior_suits, royal, m = skey
-        mult = {s: ROYAL_POINTS_FACTOR if s in royal else 1 for s in senior_suits}
-        part = base + 49 * (m + len(royal)) + sum(members[s] * mult[s] for s in senior_suits)
-        for jkey in juniors:
-            jsuits, psuits = jkey
-            score = part + 44 * len(jsuits)
-            score += sum(members[s] for s in (jsuits | psuits) - senior_suits)
-            score += sum(21 * mult[s] for s in jacks if s not in jsuits and s in mult)
-            score += sum(23 * mult[s] for s in princesses if s not in psuits and s in mult)
-            options.append((score, skey, jkey))
     leaders = len(by_rank.get("A", []))
     reach = ""
     for letter in COMMUNE_LETTERS if leaders else "":
@@ -631,35 +617,60 @@ def _plans(pool: _Pool, xenocrats: Sequence[str]) -> list[list[list[str]]]:
         return bounds[key]
 
     most = bound(frozenset(), frozenset())
-    options.sort(key=lambda o: -o[0])
+    # Without communes a plan scores its partners, the members of the covered suits, and single
+    # Jacks and Princesses as members of a King-Queen family of their suit. Each choice of
+    # King-Queen marriages first gets a bound over every choice of junior marriages (each Jack
+    # or Princess and each suit's members at most once, at their best), best bound first, so
+    # the pairs of choices are scored only while they could still reach the best.
+    senior_list = []
+    for si, skey in enumerate(seniors):
+        senior_suits, royal, m = skey
+        mult = {s: ROYAL_POINTS_FACTOR if s in royal else 1 for s in senior_suits}
+        part = base + 49 * (m + len(royal)) + sum(members[s] * mult[s] for s in senior_suits)
+        reach_j = sum(21 * mult.get(s, 1) for s in jacks) + sum(23 * mult.get(s, 1) for s in princesses)
+        reach_j += sum(members[s] for s in SUITS if s not in senior_suits)
+        senior_list.append((part + reach_j, si, skey, mult, part))
+    senior_list.sort(key=lambda o: (-o[0], o[1]))
+    junior_list = list(enumerate(juniors))
     best = -1
-    chosen: list[tuple[tuple, tuple, list[int], dict[str, list[tuple[int, str]]]]] = []
-    for score, skey, jkey in options:
-        if score + most < best:
+    found: list[tuple[Any, ...]] = []
+    for top, si, skey, mult, part in senior_list:
+        if top + most < best:
             break
-        if score + bound(skey[0] | jkey[0] | jkey[1], skey[0]) < best:
-            continue
-        senior, junior = seniors[skey], juniors[jkey]
-        counts: list[int] = []
-        cands: dict[str, list[tuple[int, str]]] = {}
-        gain = 0
-        if reach:
-            senior_suits, royal, _ = skey
-            covered = senior_suits | jkey[0] | jkey[1]
-            partners = {c for p in senior + junior for c in p}
-            for c in cards:
-                if c[0] in reach and c not in partners:
-                    s = suit(c)
-                    member = s in (senior_suits if c[0] in "JP" else covered) and c[0] not in "KQ"
-                    fam = value(c) * (ROYAL_POINTS_FACTOR if s in royal else 1) if member else 0
-                    cands.setdefault(c[0], []).append((value(c) - fam, c))
-            for lst in cands.values():
-                lst.sort(key=lambda gc: (-gc[0], pool.priority(gc[1]), deck_order(gc[1])))
-            gain, counts = _commune_plan(cands, leaders)
-        if score + gain > best:
-            best, chosen = score + gain, []
-        if score + gain == best:
-            chosen.append((senior, junior, counts, cands))
+        senior_suits = skey[0]
+        for ji, jkey in junior_list:
+            jsuits, psuits = jkey
+            score = part + 44 * len(jsuits)
+            score += sum(members[s] for s in (jsuits | psuits) - senior_suits)
+            score += sum(21 * mult[s] for s in jacks if s not in jsuits and s in mult)
+            score += sum(23 * mult[s] for s in princesses if s not in psuits and s in mult)
+            if score + most < best:
+                continue
+            if score + bound(skey[0] | jkey[0] | jkey[1], skey[0]) < best:
+                continue
+            senior, junior = seniors[skey], juniors[jkey]
+            counts: list[int] = []
+            cands: dict[str, list[tuple[int, str]]] = {}
+            gain = 0
+            if reach:
+                senior_suits, royal, _ = skey
+                covered = senior_suits | jkey[0] | jkey[1]
+                partners = {c for p in senior + junior for c in p}
+                for c in cards:
+                    if c[0] in reach and c not in partners:
+                        s = suit(c)
+                        member = s in (senior_suits if c[0] in "JP" else covered) and c[0] not in "KQ"
+                        fam = value(c) * (ROYAL_POINTS_FACTOR if s in royal else 1) if member else 0
+                        cands.setdefault(c[0], []).append((value(c) - fam, c))
+                for lst in cands.values():
+                    lst.sort(key=lambda gc: (-gc[0], pool.priority(gc[1]), deck_order(gc[1])))
+                gain, counts = _commune_plan(cands, leaders)
+            best = max(best, score + gain)
+            if score + gain == best:
+                found.append((-score, si, ji, score + gain, senior, junior, counts, cands))
+    # the tied plans in the order of the plain search: score, then senior and junior choice
+    found.sort(key=lambda f: f[:3])
+    chosen = [f[4:] for f in found if f[3] == best]
     return [_build(pool, xenocrats, cards, senior, junior, counts, cands)
             for senior, junior, counts, cands in chosen]
 
