@@ -136,6 +136,46 @@ def top_down(image: np.ndarray, H: np.ndarray, size_mm: tuple[float, float], px_
     return cv2.warpPerspective(image, S @ H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def mat_only(view: np.ndarray, size_mm: tuple[float, float], ppm: float, margin_mm: float,
+             inset_mm: float, reach_px: float) -> np.ndarray:
+    """The top-down view with everything outside the mat's printed area (from `inset_mm`
+    inside its edge) replaced by the mat's own edge continued outward.
+
+    Why: the table around the mat may be lighter than the mat (light oak, white laminate,
+    grey, a checked cloth) and would be taken for cards or hands. The edge is continued
+    after a grey opening along it (`reach_px`, more than a card) so that a card lying at
+    the edge does not become a streak across the margin."""
+    h, w = view.shape[:2]
+    x0 = max(0, round((margin_mm + inset_mm) * ppm))
+    y0 = max(0, round((margin_mm + inset_mm) * ppm))
+    x1 = min(w, round((margin_mm + size_mm[0] - inset_mm) * ppm))
+    y1 = min(h, round((margin_mm + size_mm[1] - inset_mm) * ppm))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return view
+    inner = view[y0:y1, x0:x1]
+    k = max(3, int(reach_px) | 1)
+
+    def opened(line: np.ndarray) -> np.ndarray:
+        row = np.ascontiguousarray(line).reshape(1, -1)
+        kernel = np.ones((1, k), np.uint8)
+        return cv2.dilate(cv2.erode(row, kernel, borderType=cv2.BORDER_REPLICATE), kernel,
+                          borderType=cv2.BORDER_REPLICATE).ravel()
+
+    top, bottom = opened(inner[0]), opened(inner[-1])
+    left, right = opened(inner[:, 0]), opened(inner[:, -1])
+    out = np.empty_like(view)
+    out[y0:y1, x0:x1] = inner
+    out[:y0, x0:x1] = top
+    out[y1:, x0:x1] = bottom
+    out[y0:y1, :x0] = left[:, None]
+    out[y0:y1, x1:] = right[:, None]
+    out[:y0, :x0] = top[0]
+    out[:y0, x1:] = top[-1]
+    out[y1:, :x0] = bottom[0]
+    out[y1:, x1:] = bottom[-1]
+    return out
+
+
 FOUND, HELD, LOST = "found", "held", "lost"
 
 

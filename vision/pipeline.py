@@ -32,7 +32,7 @@ from vision.detect import (
     masks,
     occluders,
 )
-from vision.homography import FOUND, HELD, LOST, MatLock, MatState, find_markers, to_plane, top_down
+from vision.homography import FOUND, HELD, LOST, MatLock, MatState, find_markers, mat_only, to_plane, top_down
 from vision.identify import IdentifyParams, Identity, identify
 from vision.mats import QUIET_MM, MatSpec
 from vision.templates import Templates, deck_templates
@@ -45,7 +45,11 @@ class PipelineParams:
     """How the stages are run; docs/vision.md says why each default is what it is."""
 
     detect_ppm: float = 1.25  # resolution of the top-down view the cards are found in
-    view_margin_mm: float = 30.0  # the view reaches this far past the mat's edges
+    view_margin_mm: float = 30.0  # the view reaches this far past the mat's edges ...
+    #: ... but only the mat's own printed area is looked at: the view is the mat's pixels
+    #: from this far inside its edge, and the mat's edge continued outward (so the table's
+    #: colour around the mat never matters).
+    mat_inset_mm: float = 3.0
     direct_width: int = 640  # without a mat: width of the downscaled frame searched
     marker_scale: float = 0.5  # markers are searched in a frame this much smaller
     marker_every: int = 2  # while the mat is in view, search its markers every this many frames
@@ -179,6 +183,7 @@ class Recognizer:
         ppm, margin = p.detect_ppm, p.view_margin_mm
         view = top_down(gray, H, self.mat.size_mm, ppm, margin)
         card_px = (self.size_mm[0] * ppm, self.size_mm[1] * ppm)
+        view = mat_only(view, self.mat.size_mm, ppm, margin, p.mat_inset_mm, 1.3 * max(card_px))
         found = masks(view, min(card_px), p.detect)
         self._blank_markers(found, ppm, margin)
         quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -158,25 +159,56 @@ class Degradations:
     rotation: float = 0.0
     overlap: float = 0.0
     hands: float = 0.0
+    # the room (issue 16): each named in ROOM_CONDITIONS, measured on its own
+    warm: float = 0.0
+    cool: float = 0.0
+    printer: float = 0.0
+    glare: float = 0.0
+    shade: float = 0.0
+    defocus: float = 0.0
+    lens: str = "pinhole"
+    table: str = "wood"
+    paper: str = "cream"
 
     KNOBS: ClassVar[tuple[str, ...]] = ("perspective", "blur", "noise", "light", "shadow", "jpeg",
                                         "rotation", "overlap", "hands")
     CAMERA_KNOBS: ClassVar[tuple[str, ...]] = ("perspective", "blur", "noise", "light", "shadow", "jpeg")
     SCENE_KNOBS: ClassVar[tuple[str, ...]] = ("rotation", "overlap", "hands")
+    #: The room's knobs, 0 (off) to 1: `warm` / `cool` (white balance off: 1 is an
+    #: uncorrected tungsten lamp, about 2700 K, or shade light, about 8000 K), `printer`
+    #: (home-printed cards and mat: less saturation, a darker gamma, paper of `paper` tone),
+    #: `glare` (the lamp's reflection on glossy cards: up to three soft spots that clip to
+    #: white), `shade` (soft moving shadows of heads and arms, up to 40 % dark), `defocus`
+    #: (1: a lens out of focus by a 3 px disc).
+    ROOM_KNOBS: ClassVar[tuple[str, ...]] = ("warm", "cool", "printer", "glare", "shade", "defocus")
+    #: The room's choices: the lens (LENSES), the table around the mat (TABLES), the paper.
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "lens": ("pinhole", "standard", "wide"),
+        "table": ("wood", "light-oak", "white", "grey", "walnut", "cloth"),
+        "paper": ("cream", "grey"),
+    }
 
     def __post_init__(self) -> None:
-        for name in self.KNOBS:
+        for name in self.KNOBS + self.ROOM_KNOBS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
                 raise BadOption(f"degradation {name} must be 0 (off) to 1 (strongest), got {value!r}")
+        for name, allowed in self.CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise BadOption(f"degradation {name} must be one of {', '.join(allowed)}, "
+                                f"got {getattr(self, name)!r}")
 
     @classmethod
     def preset(cls, name: str) -> Degradations:
-        """One of PRESETS: clean, typical, hard."""
+        """One of PRESETS (clean, typical, hard, room) or of ROOM_CONDITIONS (lens-wide,
+        table-light-oak, warm, ...)."""
         key = name.strip().lower()
-        if key not in PRESETS:
-            raise BadOption(f"unknown degradation preset {name!r}: the presets are {', '.join(PRESETS)}")
-        return PRESETS[key]
+        if key in PRESETS:
+            return PRESETS[key]
+        if key in ROOM_CONDITIONS:
+            return ROOM_CONDITIONS[key]
+        raise BadOption(f"unknown degradation preset {name!r}: the presets are {', '.join(PRESETS)}, "
+                        f"and the room's conditions {', '.join(ROOM_CONDITIONS)}")
 
     @classmethod
     def parse(cls, text: str) -> Degradations:
@@ -189,25 +221,34 @@ class Degradations:
                 result = cls.preset(part)
                 continue
             name, _, value = part.partition("=")
-            result = result.with_(**{name.strip(): _number(name.strip(), value)})
+            name = name.strip()
+            if name in cls.CHOICES:
+                result = result.with_(**{name: value.strip().lower()})
+            else:
+                result = result.with_(**{name: _number(name, value)})
         return result
 
-    def with_(self, **knobs: float) -> Degradations:
-        """A copy with some knobs changed."""
+    def with_(self, **knobs: float | str) -> Degradations:
+        """A copy with some knobs (or choices) changed."""
         for name in knobs:
-            if name not in self.KNOBS:
-                raise BadOption(f"unknown degradation {name!r}: the degradations are {', '.join(self.KNOBS)}")
+            if name not in self.KNOBS + self.ROOM_KNOBS and name not in self.CHOICES:
+                raise BadOption(f"unknown degradation {name!r}: the degradations are "
+                                f"{', '.join(self.KNOBS + self.ROOM_KNOBS + tuple(self.CHOICES))}")
         return dataclasses.replace(self, **knobs)
 
     def only(self, knob: str) -> Degradations:
         """Just this knob, at this strength, everything else off: to measure one flaw."""
-        if knob not in self.KNOBS:
-            raise BadOption(f"unknown degradation {knob!r}: the degradations are {', '.join(self.KNOBS)}")
+        if knob not in self.KNOBS + self.ROOM_KNOBS and knob not in self.CHOICES:
+            raise BadOption(f"unknown degradation {knob!r}: the degradations are "
+                            f"{', '.join(self.KNOBS + self.ROOM_KNOBS + tuple(self.CHOICES))}")
         return Degradations(**{knob: getattr(self, knob)})
 
     @property
     def enabled(self) -> tuple[str, ...]:
-        return tuple(k for k in self.KNOBS if getattr(self, k) > 0)
+        """The knobs turned on, and the choices away from their plain default."""
+        on = tuple(k for k in self.KNOBS + self.ROOM_KNOBS if getattr(self, k) > 0)
+        plain = Degradations()
+        return on + tuple(k for k in ("lens", "table") if getattr(self, k) != getattr(plain, k))
 
 
 def _number(name: str, text: str) -> float:
@@ -223,12 +264,85 @@ PRESETS: dict[str, Degradations] = {
                             rotation=0.5, overlap=0.3, hands=0.5),
     "hard": Degradations(perspective=1.0, blur=1.0, noise=1.0, light=1.0, shadow=1.0, jpeg=1.0,
                          rotation=1.0, overlap=1.0, hands=1.0),
+    # a real room at its plainest trouble: the typical camera, the standard lens over a
+    # light oak kitchen table, a warm lamp, home-printed cards with some glare, people
+    # leaning over the table, a lens a little out of focus
+    "room": Degradations(perspective=0.5, blur=0.2, noise=0.35, light=0.5, shadow=0.3, jpeg=0.4,
+                         rotation=0.5, overlap=0.3, hands=0.5, warm=0.5, printer=0.5, glare=0.5,
+                         shade=0.5, defocus=0.3, lens="standard", table="light-oak"),
+}
+
+#: Each condition of the room on its own, at full strength (the vision benchmark reports
+#: every one apart; docs/vision.md says what each is).
+ROOM_CONDITIONS: dict[str, Degradations] = {
+    "lens-standard": Degradations(lens="standard"),
+    "lens-wide": Degradations(lens="wide"),
+    **{f"table-{name}": Degradations(table=name)
+       for name in ("light-oak", "white", "grey", "walnut", "cloth")},
+    "warm": Degradations(warm=1.0),
+    "cool": Degradations(cool=1.0),
+    "printer-cream": Degradations(printer=1.0, paper="cream"),
+    "printer-grey": Degradations(printer=1.0, paper="grey"),
+    "glare": Degradations(glare=1.0),
+    "shade": Degradations(shade=1.0),
+    "defocus": Degradations(defocus=1.0),
 }
 
 
 # --- the camera --------------------------------------------------------------------------
 
 TABLE_BGR = (52, 84, 122)  # a wooden table around the mat
+
+
+@dataclass(frozen=True)
+class Lens:
+    """A camera lens: horizontal field of view of the picture, radial distortion
+    (OpenCV's k1, k2 on normalised coordinates: negative k1 is barrel distortion), and
+    how much of the picture's width or height the mat fills seen through it."""
+
+    hfov_deg: float
+    k1: float
+    k2: float
+    fill: float
+
+    def matrix(self, size: tuple[int, int]) -> np.ndarray:
+        """The camera matrix for a picture of `size`: the focal length puts the edge of
+        the picture at half the field of view once the distortion is undone."""
+        w, h = size
+        r = math.tan(math.radians(self.hfov_deg / 2))
+        f = (w / 2) / (r * (1 + self.k1 * r * r + self.k2 * r ** 4))
+        return np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1]], np.float64)
+
+    @property
+    def distortion(self) -> np.ndarray:
+        return np.array([self.k1, self.k2, 0.0, 0.0, 0.0])
+
+
+#: Raspberry Pi Camera Module 3 lenses (the 16:9 video modes see the sensor's full width):
+#: the standard one sees 66 degrees across with little barrel distortion; the wide one 102
+#: degrees (120 diagonally) with strong barrel distortion: 100 px at the edge of a
+#: 1280x720 picture, the mat framed smaller from the same height. No lens ("pinhole"):
+#: the ideal camera the synthetic table always had.
+LENSES: dict[str, Lens | None] = {
+    "pinhole": None,
+    "standard": Lens(66.0, -0.05, 0.02, 0.88),
+    "wide": Lens(102.0, -0.13, 0.025, 0.58),
+}
+
+#: Tables around the mat, BGR, and how strong their grain is.
+TABLES: dict[str, tuple[tuple[int, int, int], float]] = {
+    "wood": (TABLE_BGR, 0.08),
+    "light-oak": ((128, 176, 214), 0.07),
+    "white": ((226, 229, 231), 0.015),
+    "grey": ((146, 148, 150), 0.03),
+    "walnut": ((36, 52, 78), 0.10),
+    "cloth": ((60, 60, 180), 0.0),  # red and white checked cloth (drawn by _table)
+}
+#: Paper tones of home printing (BGR multipliers of white).
+PAPERS: dict[str, tuple[float, float, float]] = {"cream": (0.80, 0.93, 0.97), "grey": (0.84, 0.85, 0.86)}
+#: White balance gains per channel (BGR) at full strength.
+WARM_GAIN = (0.62, 0.86, 1.08)
+COOL_GAIN = (1.12, 0.97, 0.76)
 #: Set-up images are worked out this many rows at a time, so the camera's float
 #: temporaries stay a few MB (the kiosk runs it within a memory budget).
 BAND_ROWS = 64
@@ -251,27 +365,39 @@ class SyntheticCamera:
         self.size = _check_size(size)
         self.degrade = Degradations.parse(degrade) if isinstance(degrade, str) else degrade
         rng = np.random.default_rng([self.seed, 1])
-        self.homography = _pose(mat.size_mm, self.size, self.degrade.perspective, rng)
+        room = np.random.default_rng([self.seed, 3])  # the room's draws leave the others as they were
+        self.lens = LENSES[self.degrade.lens]
+        #: mat mm -> pixels of the ideal (undistorted) picture; with no lens, the picture's own
+        self.homography = _pose(mat.size_mm, self.size, self.degrade.perspective, rng,
+                                self.lens.fill if self.lens else 0.92)
+        self.camera_matrix = self.lens.matrix(self.size) if self.lens else None
         self.px_per_mm = _mat_scale(self.homography, mat.size_mm)
-        self._mat_image = render_mat(mat, self.px_per_mm)
+        self._mat_image = self._printed(render_mat(mat, self.px_per_mm))
         self._card_size = deck_art(self.deck).size_mm
         mm_from_px = np.array([[1 / self.px_per_mm, 0, 0.5 / self.px_per_mm],
                                [0, 1 / self.px_per_mm, 0.5 / self.px_per_mm], [0, 0, 1]])
         self._mat_px_to_frame = self.homography @ mm_from_px
         # the warp is the same every frame: its pixel maps are worked out once, in the
         # fixed-point form OpenCV remaps fastest
-        self._map1, self._map2 = _remap_maps(np.linalg.inv(self._mat_px_to_frame), self.size)
-        self._background = _table(self.size, rng)
+        self._map1, self._map2 = _remap_maps(np.linalg.inv(self._mat_px_to_frame), self.size,
+                                             self._undistort if self.lens else None)
+        self._background = _table(self.size, rng, self.degrade.table)
         self._gain = _lighting(self.size, self.degrade, rng)
         self._noise = _noise_fields(self.size, self.degrade.noise, rng)
+        self._heads = _heads(self.degrade.shade, mat.size_mm, room)
         self._composed_key: tuple[Placement, ...] | None = None
         self._composed: np.ndarray | None = None
+        self._composed_cards: np.ndarray | None = None
+        self._glare = _glare(self.size, self.degrade.glare, room, self.mat_to_frame, mat.size_mm,
+                             _mat_scale(self.homography, mat.size_mm) / 1.25)
         w, h = mat.size_mm
-        self._mat_corners = _project(self.homography, [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)])
+        self._mat_corners = self.mat_to_frame([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)])
         inv = np.linalg.inv(self.homography)
         fw, fh = self.size
-        self._frame_in_mm = _project(inv, [(-0.5, -0.5), (fw - 0.5, -0.5), (fw - 0.5, fh - 0.5),
-                                           (-0.5, fh - 0.5)])
+        frame_corners = np.array([(-0.5, -0.5), (fw - 0.5, -0.5), (fw - 0.5, fh - 0.5), (-0.5, fh - 0.5)])
+        if self.lens:
+            frame_corners = self._undistort(frame_corners)
+        self._frame_in_mm = _project(inv, frame_corners)
 
     # --- public ---
 
@@ -288,15 +414,86 @@ class SyntheticCamera:
         frame = self._background.copy()
         cv2.remap(top_down, self._map1, self._map2, cv2.INTER_LINEAR, dst=frame,
                   borderMode=cv2.BORDER_TRANSPARENT)
+        if self._glare is not None and self._composed_cards is not None:
+            cards = cv2.remap(self._composed_cards, self._map1, self._map2, cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT)
+            shine = cv2.multiply(self._glare, cards, scale=1 / 255)
+            frame = cv2.add(frame, cv2.merge([shine, shine, shine]))
+        if self._heads:
+            self._draw_shade(frame, t)
         hand = _hand_shapes(scene.hand, t) if scene.hand else None
         if hand:
             self._draw_hand(frame, hand, scene.hand.skin)  # type: ignore[union-attr]
         frame = self._flaws(frame, t)
         return frame, self._truth(scene, hand)
 
-    def mat_to_frame(self, points_mm: list[Point]) -> list[Point]:
-        """Mat millimetres to picture pixels."""
-        return _project(self.homography, points_mm)
+    def mat_to_frame(self, points_mm: list[Point] | np.ndarray) -> list[Point]:
+        """Mat millimetres to picture pixels (through the lens, if there is one)."""
+        ideal = _project(self.homography, points_mm)
+        return self._distort(np.array(ideal)) if self.lens and ideal else ideal
+
+    # --- the lens ---
+
+    def _distort(self, ideal_px: np.ndarray) -> list[Point]:
+        """Pixels of the ideal picture to pixels of the picture through the lens."""
+        assert self.lens is not None and self.camera_matrix is not None
+        k = self.camera_matrix
+        f, cx, cy = k[0, 0], k[0, 2], k[1, 2]
+        x = (ideal_px[:, 0] - cx) / f
+        y = (ideal_px[:, 1] - cy) / f
+        r2 = x * x + y * y
+        g = 1 + self.lens.k1 * r2 + self.lens.k2 * r2 * r2
+        return [(float(a), float(b)) for a, b in zip(x * g * f + cx, y * g * f + cy, strict=True)]
+
+    def _undistort(self, frame_px: np.ndarray) -> np.ndarray:
+        """Pixels of the picture through the lens to pixels of the ideal picture."""
+        assert self.lens is not None and self.camera_matrix is not None
+        k = self.camera_matrix
+        f, cx, cy = k[0, 0], k[0, 2], k[1, 2]
+        pts = np.asarray(frame_px, np.float64).reshape(-1, 2)
+        xd, yd = (pts[:, 0] - cx) / f, (pts[:, 1] - cy) / f
+        x, y = xd.copy(), yd.copy()
+        for _ in range(30):  # fixed point of x = xd / g(r(x)): converges fast for these lenses
+            r2 = x * x + y * y
+            g = 1 + self.lens.k1 * r2 + self.lens.k2 * r2 * r2
+            x, y = xd / g, yd / g
+        return np.stack([x * f + cx, y * f + cy], axis=1)
+
+    # --- home printing ---
+
+    def _printed(self, image: np.ndarray) -> np.ndarray:
+        """Art as a home printer puts it on paper: less saturated, darker in the middle
+        tones, the white of the paper's own tone."""
+        d = self.degrade.printer
+        if d <= 0:
+            return image
+        img = image.astype(np.float32) / 255.0
+        grey = img.mean(axis=2, keepdims=True)
+        img = grey + (1 - 0.35 * d) * (img - grey)
+        img = np.power(np.clip(img, 0, 1), 1 + 0.3 * d)
+        tone = 1 - d * (1 - np.array(PAPERS[self.degrade.paper], np.float32))
+        out = np.clip(img * tone * 255 + 0.5, 0, 255).astype(np.uint8)
+        out.flags.writeable = False
+        return out
+
+    # --- the room's shadows ---
+
+    def _draw_shade(self, frame: np.ndarray, t: float) -> None:
+        """Soft shadows of the players' heads and arms, swaying slowly."""
+        fw, fh = self.size
+        q = 8
+        small = np.zeros((fh // q + 1, fw // q + 1), np.uint8)
+        for (cx, cy, rx, ry, angle, phase) in self._heads:
+            sway = 25.0 * math.sin(0.7 * t + phase)
+            pts = [(cx + sway + rx * math.cos(a) * math.cos(angle) - ry * math.sin(a) * math.sin(angle),
+                    cy + rx * math.cos(a) * math.sin(angle) + ry * math.sin(a) * math.cos(angle))
+                   for a in np.linspace(0, 2 * math.pi, 20, endpoint=False)]
+            poly = np.array(self.mat_to_frame(pts)) / q
+            cv2.fillPoly(small, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+        small = cv2.GaussianBlur(small, (0, 0), 60.0 / q)
+        shade = cv2.resize(small, (fw, fh), interpolation=cv2.INTER_LINEAR)
+        dark = 255 - (shade.astype(np.float32) * 0.4 * self.degrade.shade).astype(np.uint8)
+        cv2.multiply(frame, cv2.merge([dark, dark, dark]), dst=frame, scale=1 / 255)
 
     # --- composing the mat ---
 
@@ -304,14 +501,16 @@ class SyntheticCamera:
         if placements == self._composed_key and self._composed is not None:
             return self._composed
         canvas = self._mat_image.copy()
+        cards = np.zeros(canvas.shape[:2], np.uint8) if self._glare is not None else None
         for p in placements:
-            self._paste(canvas, p)
-        self._composed_key, self._composed = placements, canvas
+            self._paste(canvas, p, cards)
+        self._composed_key, self._composed, self._composed_cards = placements, canvas, cards
         return canvas
 
-    def _paste(self, canvas: np.ndarray, p: Placement) -> None:
+    def _paste(self, canvas: np.ndarray, p: Placement, cards: np.ndarray | None = None) -> None:
         s = self.px_per_mm
         image = render_card(self.deck, p.code, s) if p.face_up else render_back(self.deck, s)
+        image = self._printed(image)
         mask = card_mask(self.deck, s)
         ih, iw = mask.shape
         cw, ch = self._card_size
@@ -339,6 +538,9 @@ class SyntheticCamera:
         roi = canvas[y0:y1, x0:x1]
         roi[:] = cv2.add(cv2.multiply(face, alpha3, scale=1 / 255),
                          cv2.multiply(roi, cv2.bitwise_not(alpha3), scale=1 / 255))
+        if cards is not None:
+            sub = cards[y0:y1, x0:x1]
+            sub[:] = cv2.max(sub, alpha)
 
     # --- hands ---
 
@@ -348,7 +550,7 @@ class SyntheticCamera:
         q = 4
         small = np.zeros((fh // q + 1, fw // q + 1), np.uint8)
         for shape in shapes:
-            pts = np.array(_project(self.homography, [(x + 18.0, y + 24.0) for x, y in shape])) / q
+            pts = np.array(self.mat_to_frame([(x + 18.0, y + 24.0) for x, y in shape])) / q
             cv2.fillPoly(small, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
         small = cv2.GaussianBlur(small, (0, 0), 14.0 / q * 2)
         shade = cv2.resize(small, (fw, fh), interpolation=cv2.INTER_LINEAR)
@@ -356,7 +558,7 @@ class SyntheticCamera:
         cv2.multiply(frame, dark, dst=frame, scale=1 / 255)
         outline = tuple(int(v * 0.7) for v in skin)
         for shape in shapes:
-            pts = np.array(_project(self.homography, [tuple(p) for p in shape]))
+            pts = np.array(self.mat_to_frame([tuple(p) for p in shape]))
             pts = np.round(pts * 16).astype(np.int32)
             cv2.fillPoly(frame, [pts], skin, cv2.LINE_AA, shift=4)
             cv2.polylines(frame, [pts], True, outline, 2, cv2.LINE_AA, shift=4)
@@ -367,6 +569,16 @@ class SyntheticCamera:
         d = self.degrade
         if self._gain is not None:
             cv2.multiply(frame, self._gain, dst=frame, scale=1 / 200)
+        if d.warm > 0 or d.cool > 0:
+            gain = [1 + d.warm * (w - 1) + d.cool * (c - 1)
+                    for w, c in zip(WARM_GAIN, COOL_GAIN, strict=True)]
+            frame = cv2.transform(frame, np.diag(gain).astype(np.float32))
+        if d.defocus > 0:
+            r = 0.5 + 2.5 * d.defocus
+            n = 2 * math.ceil(r) + 1
+            disc = np.zeros((n, n), np.float32)
+            cv2.circle(disc, (n // 2, n // 2), round(r * 16), 1.0, -1, cv2.LINE_AA, shift=4)
+            frame = cv2.filter2D(frame, -1, disc / disc.sum())
         if d.blur > 0:
             frame = cv2.GaussianBlur(frame, (0, 0), 0.4 + 1.6 * d.blur)
         if self._noise is not None:
@@ -389,7 +601,7 @@ class SyntheticCamera:
             covers = quads[i + 1:] + (hand or [])
             visible = _visible_fraction(quad, covers, self._frame_in_mm)
             zone = point_zone(self.mat, *p.center_mm)
-            cards.append(TruthCard(p.code, tuple(_project(self.homography, quad)), visible, p.face_up,
+            cards.append(TruthCard(p.code, tuple(self.mat_to_frame(quad)), visible, p.face_up,
                                    p.center_mm, p.angle_deg, zone.name if zone else None))
         occluded = bool(hand) and any(_overlaps_mat(shape, self.mat.size_mm) for shape in hand or [])
         return SceneTruth(tuple(cards), tuple(self._mat_corners), occluded,  # type: ignore[arg-type]
@@ -415,7 +627,7 @@ def _project(h: np.ndarray, points: list[Point] | np.ndarray) -> list[Point]:
 
 
 def _pose(mat_size: tuple[float, float], frame: tuple[int, int], perspective: float,
-          rng: np.random.Generator) -> np.ndarray:
+          rng: np.random.Generator, fill: float = 0.92) -> np.ndarray:
     """The homography from mat mm to frame pixels of a pinhole camera above the mat,
     tilted and turned by `perspective`, with the mat framed to fill most of the picture."""
     w, h = mat_size
@@ -431,7 +643,7 @@ def _pose(mat_size: tuple[float, float], frame: tuple[int, int], perspective: fl
     cam = corners @ (rz @ rot).T + np.array([0, 0, distance])
     proj = cam[:, :2] / cam[:, 2:3]
     lo, hi = proj.min(axis=0), proj.max(axis=0)
-    fill = 0.92 - 0.1 * perspective * rng.uniform(0, 1)
+    fill = fill - 0.1 * perspective * rng.uniform(0, 1)
     scale = fill * min(fw / (hi[0] - lo[0]), fh / (hi[1] - lo[1]))
     slack = np.array([fw, fh]) - scale * (hi - lo)
     offset = slack / 2 + perspective * rng.uniform(-0.4, 0.4, 2) * slack
@@ -454,30 +666,82 @@ def _bands(rows: int) -> list[tuple[int, int]]:
     return [(y0, min(rows, y0 + BAND_ROWS)) for y0 in range(0, rows, BAND_ROWS)]
 
 
-def _remap_maps(frame_to_source: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """cv2.remap's fixed-point maps (CV_16SC2 and its fractions) of a perspective warp,
-    worked out a band of rows at a time: the float maps of a whole frame would take
-    7 MB each at once (15 MB for 1280x720) only to be thrown away."""
+def _remap_maps(frame_to_source: np.ndarray, size: tuple[int, int],
+                undistort: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.remap's fixed-point maps (CV_16SC2 and its fractions) of a perspective warp
+    (after undoing the lens, if `undistort` is given), worked out a band of rows at a
+    time: the float maps of a whole frame would take 7 MB each at once (15 MB for
+    1280x720) only to be thrown away."""
     fw, fh = size
     map1 = np.empty((fh, fw, 2), np.int16)
     map2 = np.empty((fh, fw), np.uint16)
     xs = np.arange(fw, dtype=np.float32)
     for y0, y1 in _bands(fh):
-        grid = np.stack(np.meshgrid(xs, np.arange(y0, y1, dtype=np.float32)), -1)
-        source = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), frame_to_source).reshape(y1 - y0, fw, 2)
+        grid = np.stack(np.meshgrid(xs, np.arange(y0, y1, dtype=np.float32)), -1).reshape(-1, 1, 2)
+        if undistort is not None:
+            grid = undistort(grid).astype(np.float32).reshape(-1, 1, 2)
+        source = cv2.perspectiveTransform(grid, frame_to_source).reshape(y1 - y0, fw, 2)
         map1[y0:y1], map2[y0:y1] = cv2.convertMaps(source[..., 0], source[..., 1], cv2.CV_16SC2)
     return map1, map2
 
 
-def _table(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+def _table(size: tuple[int, int], rng: np.random.Generator, kind: str = "wood") -> np.ndarray:
+    """The table around the mat (TABLES): wood grain along the picture, or a checked cloth."""
     w, h = size
     grain = cv2.resize(rng.normal(0, 1, (max(2, h // 40), max(2, w // 4))).astype(np.float32), (w, h),
                        interpolation=cv2.INTER_CUBIC)
-    base = np.array(TABLE_BGR, np.float32)
+    colour, strength = TABLES[kind]
+    base = np.array(colour, np.float32)
     image = np.empty((h, w, 3), np.uint8)
     for y0, y1 in _bands(h):  # by bands: no whole-frame float images
-        image[y0:y1] = np.clip(base[None, None, :] * (1 + 0.08 * grain[y0:y1, :, None]), 0, 255)
+        image[y0:y1] = np.clip(base[None, None, :] * (1 + strength * grain[y0:y1, :, None]), 0, 255)
+    if kind == "cloth":  # gingham: red where both stripes cross, pink where one does, white else
+        check = max(4, w // 48)
+        ys, xs = np.mgrid[0:h, 0:w]
+        stripes = ((xs // check) % 2).astype(np.uint8) + ((ys // check) % 2).astype(np.uint8)
+        palette = np.array([(236, 238, 240), (150, 150, 222), (60, 60, 180)], np.uint8)
+        image = palette[stripes]
     return image
+
+
+def _glare(size: tuple[int, int], strength: float, rng: np.random.Generator,
+           to_frame: Callable[[list[Point]], list[Point]], mat_size: tuple[float, float],
+           px_per_mm: float) -> np.ndarray | None:
+    """Where the lamp shines back off glossy cards (uint8, added to the cards' pixels):
+    five soft spots 15 to 35 mm across, fixed with the camera and the lamps, the first
+    near the mat's middle (a lamp above the table, seen by a camera beside it)."""
+    if strength <= 0:
+        return None
+    w, h = size
+    q = 4
+    small = np.zeros((h // q + 1, w // q + 1), np.float32)
+    ys, xs = np.mgrid[0:small.shape[0], 0:small.shape[1]].astype(np.float32)
+    mw, mh = mat_size
+    for k in range(5):
+        u, v = (rng.uniform(0.4, 0.6, 2) if k == 0 else rng.uniform(0.1, 0.9, 2))
+        (cx, cy), = to_frame([(u * mw, v * mh)])
+        rx, ry = rng.uniform(15.0, 35.0, 2) * px_per_mm / q
+        cx, cy = cx / q, cy / q
+        small += np.exp(-(((xs - cx) / rx) ** 2 + ((ys - cy) / ry) ** 2) ** 1.5)
+    spots = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(spots * 220 * strength, 0, 255).astype(np.uint8)
+
+
+def _heads(strength: float, mat_size: tuple[float, float], rng: np.random.Generator
+           ) -> list[tuple[float, float, float, float, float, float]]:
+    """Shadows of two heads and an arm near the mat's edges: (x, y, radius x, radius y,
+    turn, phase of sway) in mat mm."""
+    if strength <= 0:
+        return []
+    w, h = mat_size
+    out = []
+    for rx, ry in ((110.0, 90.0), (100.0, 85.0), (260.0, 45.0)):
+        edge = int(rng.integers(4))
+        u = rng.uniform(0.2, 0.8)
+        x, y = [(u * w, 0.0), (w, u * h), (u * w, h), (0.0, u * h)][edge]
+        angle = (0.0, math.pi / 2, 0.0, math.pi / 2)[edge] + rng.uniform(-0.4, 0.4)
+        out.append((x, y, rx, ry, angle, float(rng.uniform(0, 2 * math.pi))))
+    return out
 
 
 def _lighting(size: tuple[int, int], d: Degradations, rng: np.random.Generator) -> np.ndarray | None:

@@ -240,3 +240,115 @@ def test_card_drawings_are_kept_up_to_a_size_in_bytes():
     assert made[-1] == "a"
     big = cache.get("big", lambda: np.zeros(5000, np.uint8))  # larger than the budget: kept alone
     assert len(cache) == 1 and cache.get("big", lambda: make("big")) is big
+
+
+# --- the room (issue 16) ------------------------------------------------------------------
+
+ROOM_SMALL = (320, 180)
+
+
+def _room_render(degrade, seed: int = 3, code: str = "MT"):
+    mat = get_mat("yokir")
+    scene = Scene(mat, "yokir", (Placement(code, mat.zone("trick").center_mm),))
+    camera = SyntheticCamera(mat, "yokir", seed=seed, size=ROOM_SMALL, degrade=degrade)
+    image, truth = camera.render(scene)
+    return camera, image, truth
+
+
+def test_every_room_condition_is_named_and_changes_the_picture():
+    from vision.synthetic import ROOM_CONDITIONS
+
+    _, clean, _ = _room_render("clean")
+    assert {"lens-standard", "lens-wide", "table-light-oak", "table-white", "table-grey", "table-walnut",
+            "table-cloth", "warm", "cool", "printer-cream", "printer-grey", "glare", "shade",
+            "defocus"} <= set(ROOM_CONDITIONS)
+    for name in ROOM_CONDITIONS:
+        assert Degradations.parse(name) == ROOM_CONDITIONS[name]
+        _, image, _ = _room_render(name)
+        assert not np.array_equal(image, clean), name
+    assert Degradations.parse("room,lens=wide,table=grey").enabled[-2:] == ("lens", "table")
+
+
+def test_the_room_choices_are_checked():
+    with pytest.raises(BadOption, match="lens must be one of pinhole, standard, wide, got 'fisheye'"):
+        Degradations.parse("lens=fisheye")
+    with pytest.raises(BadOption, match="unknown degradation preset 'kitchen'"):
+        Degradations.parse("kitchen")
+
+
+def test_a_wide_lens_bends_straight_lines_and_the_truth_follows_it():
+    from vision.synthetic import LENSES
+
+    wide = LENSES["wide"]
+    camera, image, truth = _room_render("lens-wide")
+    # the focal length puts the picture's edge at half the field of view once undistorted
+    edge = camera._undistort(np.array([[ROOM_SMALL[0] - 0.5, camera.camera_matrix[1, 2]]]))[0, 0]
+    f, cx = camera.camera_matrix[0, 0], camera.camera_matrix[0, 2]
+    assert np.degrees(np.arctan((edge - cx) / f)) == pytest.approx(wide.hfov_deg / 2, abs=0.5)
+    # the mat's straight top edge is bowed: its middle is off the line through its corners
+    w, _ = camera.mat.size_mm
+    a, m, b = np.array(camera.mat_to_frame([(0.0, 0.0), (w / 2, 0.0), (w, 0.0)]))
+    d, e = b - a, m - a
+    off = (d[0] * e[1] - d[1] * e[0]) / np.linalg.norm(d)
+    assert abs(off) > 1.0
+    # and the card's truth corners are where its bright paper is
+    quad = np.array(truth.cards[0].corners_px)
+    inside = quad.mean(axis=0) * 0.6 + quad * 0.4
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert min(int(grey[round(y), round(x)]) for x, y in inside) > 150
+    # undistorting the corners gives back the ideal (pinhole) picture of the card
+    back = camera._undistort(quad)
+    w_card, h_card = card_size_mm("yokir")
+    cx_mm, cy_mm = truth.cards[0].center_mm
+    card_mm = [(cx_mm - w_card / 2, cy_mm - h_card / 2), (cx_mm + w_card / 2, cy_mm - h_card / 2),
+               (cx_mm + w_card / 2, cy_mm + h_card / 2), (cx_mm - w_card / 2, cy_mm + h_card / 2)]
+    pinhole = cv2.perspectiveTransform(np.array(card_mm).reshape(-1, 1, 2), camera.homography).reshape(-1, 2)
+    assert np.abs(back - pinhole).max() < 0.05
+
+
+@pytest.mark.parametrize(("table", "brighter"), [("light-oak", True), ("white", True), ("walnut", False)])
+def test_tables_of_every_colour_surround_the_mat(table, brighter):
+    _, image, _ = _room_render(f"table={table}")
+    _, wood, _ = _room_render("clean")
+    corner = (slice(0, 6), slice(0, 6))  # off the mat
+    assert (image[corner].mean() > wood[corner].mean()) == brighter
+
+
+def test_white_balance_tints_the_white_of_a_card():
+    def card_white(degrade):
+        _, image, truth = _room_render(degrade)
+        quad = np.array(truth.cards[0].corners_px)
+        x, y = quad.mean(axis=0) * 0.2 + quad[1] * 0.8  # near a corner: paper
+        return image[round(y) + 1, round(x) - 1].astype(int)
+
+    b, g, r = card_white("warm=1")
+    assert r > g > b and r - b > 60  # orange
+    b, g, r = card_white("cool=1")
+    assert b > r + 30  # blue
+    b, g, r = card_white("printer=1,paper=cream")
+    assert r > b + 10 and r < 250  # cream paper, not white
+    b, g, r = card_white("printer=1,paper=grey")
+    assert abs(r - b) < 8 and r < 235
+
+
+def test_glare_brightens_only_cards_and_shade_only_darkens():
+    _, clean, truth = _room_render("clean")
+    _, glare, _ = _room_render("glare=1")
+    diff = glare.astype(int) - clean.astype(int)
+    assert diff.min() >= 0
+    card = np.zeros(clean.shape[:2], np.uint8)
+    cv2.fillConvexPoly(card, np.round(np.array(truth.cards[0].corners_px)).astype(np.int32), 1)
+    off_card = cv2.erode(1 - card, np.ones((5, 5), np.uint8)) > 0
+    assert np.abs(diff[off_card]).max() == 0
+    _, shade, _ = _room_render("shade=1")
+    d = shade.astype(int) - clean.astype(int)
+    assert d.max() <= 0 and d.min() < -20
+
+
+def test_defocus_softens_edges():
+    def sharpness(img):
+        return float(cv2.Laplacian(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
+
+    _, clean, _ = _room_render("clean")
+    _, soft, _ = _room_render("defocus=1")
+    assert sharpness(soft) < 0.5 * sharpness(clean)
