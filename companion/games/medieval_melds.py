@@ -494,23 +494,54 @@ class _Pool:
         return _SOURCE_ORDER[self.source[card]]
 
 
-def _matchings(left: Sequence[str], right: Sequence[str], allowed) -> list[list[tuple[str, str]]]:
-    """Every partial matching of `left` with `right` cards whose pairs are `allowed`."""
-    out: list[list[tuple[str, str]]] = []
+_SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
 
-    def walk(i: int, used: frozenset[str], pairs: list[tuple[str, str]]) -> None:
-        if i == len(left):
-            out.append(list(pairs))
+
+_SUIT_SETS = [frozenset(s for s, bit in _SUIT_BIT.items() if mask & bit) for mask in range(32)]
+
+
+def _matchings(left: Sequence[str], right: Sequence[str], junior: bool) -> dict[tuple, list[tuple[str, str]]]:
+    """For each key, the first partial matching of `left` with `right` cards that has it, in
+    the order of a plain walk (each left card unmatched first, then matched with each right
+    card in turn). King-Queen matchings (`left` Kings, `right` Queens) are keyed by the suits
+    they cover, their Royal suits and their number of marriages; Jack-Princess ones (`junior`:
+    Jacks and Princesses of different suits) by the suits of their Jacks and of their
+    Princesses. The walk skips a state (cards decided, cards used, key) it has met: every
+    matching through it has a key already found, and found first. Keys are suit bit masks
+    while walking, sets of suit letters in the result."""
+    found: dict[tuple[int, int, int], list[tuple[str, str]]] = {}
+    seen: set[tuple[int, int, int, int, int]] = set()
+    pairs: list[tuple[str, str]] = []
+    lbits = [_SUIT_BIT[suit(c)] for c in left]
+    rbits = [_SUIT_BIT[suit(c)] for c in right]
+    n = len(left)
+
+    def walk(i: int, used: int, a: int, b: int, m: int) -> None:
+        state = (i, used, a, b, m)
+        if state in seen:
             return
-        walk(i + 1, used, pairs)
-        for r in right:
-            if r not in used and allowed(left[i], r):
-                pairs.append((left[i], r))
-                walk(i + 1, used | {r}, pairs)
-                pairs.pop()
+        seen.add(state)
+        if i == n:
+            if (a, b, m) not in found:
+                found[(a, b, m)] = list(pairs)
+            return
+        walk(i + 1, used, a, b, m)
+        lb = lbits[i]
+        for j, rb in enumerate(rbits):
+            if used >> j & 1:
+                continue
+            pairs.append((left[i], right[j]))
+            if junior:
+                if lb != rb:
+                    walk(i + 1, used | 1 << j, a | lb, b | rb, m + 1)
+            else:
+                walk(i + 1, used | 1 << j, a | lb | rb, b | lb if lb == rb else b, m + 1)
+            pairs.pop()
 
-    walk(0, frozenset(), [])
-    return out
+    walk(0, 0, 0, 0, 0)
+    if junior:
+        return {(_SUIT_SETS[a], _SUIT_SETS[b]): ps for (a, b, _), ps in found.items()}
+    return {(_SUIT_SETS[a], _SUIT_SETS[b], m): ps for (a, b, m), ps in found.items()}
 
 
 def _commune_plan(candidates: dict[str, list[tuple[int, str]]], leaders: int) -> tuple[int, list[int]]:
@@ -559,7 +590,18 @@ def best_arrangement(before: Sequence[str] = (), trick: Sequence[str] = (),
     best: tuple[tuple[int, int, int], list[list[str]]] | None = None
     for n in range(len(optional) + 1):
         for chosen in combinations(optional, n):
-            for plan in _plans(pool, [*forced, *chosen]):
+            religious = {suit(x) for x in [*forced, *chosen]}
+            if best is not None:
+                # the plans of this choice cannot beat the best so far: their points are at
+                # most every card at its highest (doubled in a Religious commune, or in a
+                # Royal family when its suit's King and Queen are free), and they use every
+                # hand card of a religious suit
+                ceiling = (_ceiling(pool.cards, religious), 0,
+                           -sum(1 for c in pool.cards if pool.source[c] == "hand" and suit(c) in religious))
+                if ceiling <= best[0]:
+                    continue
+            floor = best[0][0] if best else -1  # a plan under the best so far cannot win
+            for plan in _plans(pool, [*forced, *chosen], floor):
                 key = (sum(check_group(g).points for g in plan),
                        -sum(1 for c in before if not any(c in g for g in plan)),
                        -sum(1 for g in plan for c in g if pool.source[c] == "hand"))
@@ -569,8 +611,18 @@ def best_arrangement(before: Sequence[str] = (), trick: Sequence[str] = (),
     return canonical(best[1])
 
 
-def _plans(pool: _Pool, xenocrats: Sequence[str]) -> list[list[list[str]]]:
-    """The best tableaux (equal on points) with these Religious communes.
+def _ceiling(cards: Sequence[str], religious: set[str]) -> int:
+    """At least the points of any tableau of `cards` with Religious communes in `religious`:
+    every card doubled in a religious suit, or in a suit whose King and Queen are both free."""
+    free = {c for c in cards if c[0] in "KQ" and suit(c) not in religious}
+    return sum(value(c) * (ROYAL_POINTS_FACTOR if suit(c) in religious or
+                           ("K" + suit(c) in free and "Q" + suit(c) in free) else 1)
+               for c in cards if c[0] != "X")
+
+
+def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[list[str]]]:
+    """The best tableaux (equal on points) with these Religious communes; none when the best
+    scores under `floor`.
 
     Every choice of marriages is scored without communes first (cheap: members count by
     suit); the A-communes can add at most `bound` to that, so only choices within reach of
@@ -585,15 +637,8 @@ def _plans(pool: _Pool, xenocrats: Sequence[str]) -> list[list[list[str]]]:
     for c in cards:
         if c[0] not in "KQJP":
             members[suit(c)] += value(c)
-    seniors: dict[tuple, list[tuple[str, str]]] = {}
-    for m in _matchings(by_rank.get("K", []), by_rank.get("Q", []), lambda k, q: True):
-        key = (frozenset(suit(c) for p in m for c in p),
-               frozenset(suit(k) for k, q in m if suit(k) == suit(q)), len(m))
-        seniors.setdefault(key, m)
-    juniors: dict[tuple, list[tuple[str, str]]] = {}
-    for m in _matchings(by_rank.get("J", []), by_rank.get("P", []), lambda j, p: suit(j) != suit(p)):
-        key = (frozenset(suit(j) for j, _ in m), frozenset(suit(p) for _, p in m))
-        juniors.setdefault(key, m)
+    seniors = _matchings(by_rank.get("K", []), by_rank.get("Q", []), junior=False)
+    juniors = _matchings(by_rank.get("J", []), by_rank.get("P", []), junior=True)
     jacks = [suit(c) for c in by_rank.get("J", [])]
     princesses = [suit(c) for c in by_rank.get("P", [])]
     leaders = len(by_rank.get("A", []))
@@ -632,7 +677,7 @@ def _plans(pool: _Pool, xenocrats: Sequence[str]) -> list[list[list[str]]]:
         senior_list.append((part + reach_j, si, skey, mult, part))
     senior_list.sort(key=lambda o: (-o[0], o[1]))
     junior_list = list(enumerate(juniors))
-    best = -1
+    best = floor
     found: list[tuple[Any, ...]] = []
     for top, si, skey, mult, part in senior_list:
         if top + most < best:
