@@ -15,6 +15,7 @@ identify, track, zones); this module only wires them and converts coordinates.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import cv2
@@ -58,6 +59,16 @@ class PipelineParams:
     recheck_frames: int = 45  # and is identified again this often all the same
     retry_unknown: int = 3  # a card still unknown is tried again after this many frames
     min_occluder: float = 0.15  # smallest occluder worth reporting, in card areas
+    #: A still table costs almost nothing: with the mat found, a frame whose mat region
+    #: (downscaled this many times) differs from the last fully processed frame by no more
+    #: than sensor noise in every cell but `still_cells` is that frame again. A cell has
+    #: changed when it differs by more than `still_level` grey levels and 4 times the
+    #: frame's noise (the median cell difference). At least every `still_refresh` frames
+    #: the frame is processed all the same. 0 turns it off.
+    still_scale: int = 8
+    still_level: float = 8.0
+    still_cells: int = 2
+    still_refresh: int = 30
     detect: DetectParams = field(default_factory=DetectParams)
     identify: IdentifyParams = field(default_factory=IdentifyParams)
     track: TrackParams = field(default_factory=TrackParams)
@@ -134,6 +145,12 @@ class Recognizer:
         self._scale: float | None = None  # without a mat: detection pixels per mm
         self._frame = -1
         self.identifications = 0  # how many times identify() ran (for the benchmark)
+        self.still_frames = 0  # frames taken as the last one again (for the benchmark)
+        self._still_ref: np.ndarray | None = None  # the mat region of the last processed frame, small
+        self._still_box: tuple[int, int, int, int] | None = None
+        self._still_shape: tuple[int, ...] = ()
+        self._last: FrameResult | None = None
+        self._last_full = -(10**9)
 
     # -- one frame ------------------------------------------------------------
 
@@ -158,10 +175,58 @@ class Recognizer:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"a frame must be a BGR uint8 image, got {image.dtype} {image.shape}")
         self._frame = self._frame + 1 if index is None else index
+        if self.mat is not None and self._is_still(image):
+            self.still_frames += 1
+            assert self._last is not None
+            return dataclasses.replace(self._last, index=self._frame, t=t)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if self.mat is not None:
-            return self._see_on_mat(image, gray, t)
+            result = self._see_on_mat(image, gray, t)
+            self._remember_still(image, result)
+            return result
         return self._see_direct(image, gray, t)
+
+    # -- a still table ----------------------------------------------------------
+
+    def _still_small(self, image: np.ndarray) -> np.ndarray | None:
+        if self._still_box is None:
+            return None
+        x0, y0, x1, y1 = self._still_box
+        k = self.params.still_scale
+        crop = image[y0:y1, x0:x1]
+        size = (max(1, (x1 - x0) // k), max(1, (y1 - y0) // k))
+        return cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+
+    def _is_still(self, image: np.ndarray) -> bool:
+        """Does the mat region look as it did in the last fully processed frame, but for
+        sensor noise? Only while the mat is found (a held or lost mat has timers to run)."""
+        p = self.params
+        last = self._last
+        if (p.still_scale <= 0 or last is None or last.mat is None or last.mat.status != FOUND
+                or self._still_ref is None or self._frame - self._last_full >= p.still_refresh
+                or image.shape[:2] != self._still_shape):
+            return False
+        small = self._still_small(image)
+        if small is None or small.shape != self._still_ref.shape:
+            return False
+        return still(small, self._still_ref, p.still_level, p.still_cells)
+
+    def _remember_still(self, image: np.ndarray, result: FrameResult) -> None:
+        self._last, self._last_full = result, self._frame
+        self._still_ref = None
+        if result.H is None or self.mat is None:
+            return
+        h, w = image.shape[:2]
+        mw, mh = self.mat.size_mm
+        outline = np.array([[0, 0], [mw, 0], [mw, mh], [0, mh]], np.float64)
+        corners = to_plane(outline, np.linalg.inv(result.H))
+        x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int) - 2, 0, (w, h))
+        x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + 2, 0, (w, h))
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            return
+        self._still_box = (int(x0), int(y0), int(x1), int(y1))
+        self._still_shape = image.shape[:2]
+        self._still_ref = self._still_small(image)
 
     # -- with a mat -------------------------------------------------------------
 
@@ -281,6 +346,21 @@ class Recognizer:
         a, b = corners_mm[1] - corners_mm[0], self._known[i].corners_mm[1] - self._known[i].corners_mm[0]
         turn = abs(np.degrees(np.arctan2(a[0] * b[1] - a[1] * b[0], a @ b))) % 90
         return self._known[i] if min(turn, 90 - turn) <= 5.0 else None
+
+
+def still(small: np.ndarray, ref: np.ndarray, level: float, cells: int) -> bool:
+    """Two downscaled pictures of the same place are the same but for sensor noise: at
+    most `cells` cells differ (in any channel) by more than `level` and four times the
+    median difference (the noise, which averaging over a cell has already made small).
+    A median difference above half of `level` is no noise: most of the picture changed
+    (the light, the camera covered)."""
+    d = cv2.absdiff(small, ref)
+    if d.ndim == 3:
+        d = d.max(axis=2)
+    noise = float(np.median(d))
+    if noise > level / 2:
+        return False
+    return int(np.count_nonzero(d > max(level, 4.0 * noise + 2.0))) <= cells
 
 
 def _polygons(mask: np.ndarray) -> list[np.ndarray]:

@@ -188,3 +188,45 @@ def test_the_mat_path_names_every_card_whatever_the_table_and_the_room(room):
     assert result.mat is not None and result.mat.status == "found"
     assert sorted(c.code for c in result.cards if c.code) == sorted(c[0] for c in ROOM_CARDS)
     assert not result.occluders_px, "nothing on the table is taken for a hand"
+
+
+# --- a still table costs almost nothing (issue 16) -----------------------------------------
+
+def test_a_still_table_is_not_worked_out_again_and_a_card_laid_during_it_is_never_missed():
+    flaws = Degradations(noise=1.0, blur=0.3, light=0.4, jpeg=0.5)  # the strongest sensor noise
+    camera = SyntheticCamera(MAT, "yokir", seed=5, size=SIZE, degrade=flaws)
+    base = (place("MT", "play-0", -30), place("IA", "trick"))
+    rec = Recognizer("yokir", MAT)
+    placed: list[tuple[int, str]] = []
+    frame = 0
+    # a long still run, then one card laid in each zone in turn (the far corners too)
+    for code, zone in (("SM", "play-1"), ("PL", "play-2"), ("JA", "upcard")):
+        for _ in range(40):
+            image, _ = camera.render(Scene(MAT, "yokir", base), frame / 30)
+            placed += [(frame, o.code) for o in rec.process(image, frame / 30, frame).observations
+                       if o.kind == "placed"]
+            frame += 1
+        base = (*base, place(code, zone))
+    for _ in range(10):
+        image, _ = camera.render(Scene(MAT, "yokir", base), frame / 30)
+        placed += [(frame, o.code) for o in rec.process(image, frame / 30, frame).observations
+                   if o.kind == "placed"]
+        frame += 1
+    assert sorted(code for _, code in placed) == ["IA", "JA", "MT", "PL", "SM"]
+    for k, code in enumerate(("SM", "PL", "JA")):
+        when = next(f for f, c in placed if c == code)
+        assert when - 40 * (k + 1) <= 4, f"{code} reported {when - 40 * (k + 1)} frames after it was laid"
+    assert rec.still_frames > 0.7 * frame  # most frames of a still table are skipped
+
+
+def test_noise_alone_is_still_and_a_small_change_is_not():
+    from vision.pipeline import still
+
+    rng = np.random.default_rng(1)
+    ref = rng.integers(60, 200, (60, 100, 3)).astype(np.uint8)
+    noisy = np.clip(ref + rng.normal(0, 2.0, ref.shape), 0, 255).astype(np.uint8)
+    assert still(noisy, ref, 8.0, 2)
+    moved = noisy.copy()
+    moved[20:24, 30:33] = 250  # a third of a card at 1/8 scale
+    assert not still(moved, ref, 8.0, 2)
+    assert not still(np.zeros_like(ref), ref, 8.0, 2)  # the camera covered: everything changed
