@@ -31,6 +31,7 @@ from companion.games.piktas_scoring import (
     Score,
     card_order,
     check_pool,
+    field_total,
     is_void,
     score,
     score_hands,
@@ -97,7 +98,7 @@ def hints(hand: Sequence[str], field: Sequence[str], covered: Sequence[str] = ()
     check_pool(hand, field + covered)
     takeable = [c for c in field if not is_void(c)]
     rest = covered + [c for c in field if is_void(c)]
-    field_alone = score((), field + covered).total
+    field_alone = field_total(field + covered)
     moves: list[tuple[str, str | None, str | None, list[str], int]] = [("pass", None, None, hand,
                                                                       field_alone)]
     for give in sorted(hand, key=card_order):
@@ -107,7 +108,7 @@ def hints(hand: Sequence[str], field: Sequence[str], covered: Sequence[str] = ()
                 moves.append(("void", give, take, others, field_alone))
             else:
                 pool = [c for c in takeable if c != take] + [give] + rest
-                moves.append(("swap", give, take, [*others, take], score((), pool).total))
+                moves.append(("swap", give, take, [*others, take], field_total(pool)))
     # every move leaves the same pool (a void scores nothing): one search scores them all
     scores = score_hands(hand, field + covered, [m[3] for m in moves])
     out = []

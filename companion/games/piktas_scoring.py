@@ -412,6 +412,7 @@ class _Solver:
         self.trump_index = {c: i for i, c in enumerate(self.trump_code)}
         self.one_hand = len(self.hands) == 1
         self.memo: dict[int, list[_Option]] = {}
+        self.covers: dict[tuple[int, ...], tuple[Any, ...] | None] = {}
         self.cands = self._sequences() + self._mixed()
         self.cands.sort(key=lambda c: (-c.points, c.mask))
 
@@ -677,6 +678,15 @@ class _Solver:
         The Full Hand is the only part that depends on the hand, and it is worth 2, so only
         arrangements within 2 of the best total (without it) can win; those are kept and
         each hand takes the best of them (total, best unit, best card)."""
+        near = self._search()
+        return [self._best_for(hand, near) for hand in self.hands]
+
+    def best_total(self) -> int:
+        """The best total without a Full Hand (all there is for a pool with no hand)."""
+        self._search()
+        return self.top_total
+
+    def _search(self) -> list[tuple[int, int, int, tuple[_Cand, ...], _Option]]:
         duo_points = 4 * len(self.duos)
         duo_unit = 4 if self.duos else 0
         cands = self.cands
@@ -720,8 +730,8 @@ class _Solver:
                 chosen.pop()
 
         visit((1 << len(cands)) - 1, 0)
-        near = [leaf for leaf in near if leaf[0] >= top[0] - 2]
-        return [self._best_for(hand, near) for hand in self.hands]
+        self.top_total = top[0]
+        return [leaf for leaf in near if leaf[0] >= top[0] - 2]
 
     def _best_for(self, hand: tuple[str, ...],
                   near: list[tuple[int, int, int, tuple[_Cand, ...], _Option]]) -> Score:
@@ -734,6 +744,8 @@ class _Solver:
         best_key = (-1, -1, -1)
         best: tuple[Any, ...] = ()
         for total, unit, card, chosen, opt in near:
+            if (total + 2, unit, card) <= best_key:
+                continue  # not even with the Full Hand
             cover = None
             if full and not opt.unc & pips:
                 cover = self._cover(chosen, need & ~opt.covers)
@@ -745,7 +757,13 @@ class _Solver:
     def _cover(self, chosen: tuple[_Cand, ...], need: int) -> tuple[Any, ...] | None:
         """How the chosen units take every hand trump in `need` (for the Full Hand): a layout
         for each Mixed Sequence (which trumps knit) and the end trumps of each sequence, as
-        (layouts, ends); None when they cannot."""
+        (layouts, ends); None when they cannot. Remembered: the hands of a hint ask again."""
+        key = (*map(id, chosen), need)
+        if key not in self.covers:
+            self.covers[key] = self._find_cover(chosen, need)
+        return self.covers[key]
+
+    def _find_cover(self, chosen: tuple[_Cand, ...], need: int) -> tuple[Any, ...] | None:
         for combo in itertools.product(*(c.layouts for c in chosen if c.layouts)):
             knit = 0
             for lay in combo:
@@ -897,4 +915,15 @@ def score_hands(hand: Iterable[str | Card], field: Iterable[str | Card],
                           f"{' '.join(sorted(pool, key=card_order))}")
         wanted.append(cards)
     return _Solver(first, rest, wanted).solve_hands()[1:]
+
+
+@lru_cache(maxsize=8192)
+def _field_total(field: tuple[str, ...]) -> int:
+    return _Solver((), field).best_total()
+
+
+def field_total(field: Iterable[str | Card]) -> int:
+    """`score((), field).total` without laying the units out: what the field alone is worth
+    to every player, as a hint asks for each move."""
+    return _field_total(_checked((), field)[1])
 

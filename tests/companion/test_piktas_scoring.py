@@ -16,7 +16,9 @@ from companion.games.piktas_scoring import (
     FULL_HAND,
     BadPool,
     BadUnit,
+    field_total,
     score,
+    score_hands,
     solve,
     unit_points,
 )
@@ -235,3 +237,35 @@ def test_bad_pools_are_refused_with_the_value(hand, field, error, words):
     with pytest.raises(error, match=words) as caught:
         score(hand.split(), field.split())
     assert isinstance(caught.value, CompanionError) and isinstance(caught.value, ValueError)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pools(), st.data())
+def test_scoring_many_hands_of_one_pool_is_scoring_each(pool, data):
+    # A hint scores every move's hand from one search of the pool (score_hands); each must be
+    # what scoring that hand with the rest of the pool on its own gives.
+    hand, field = pool
+    cards = hand + field
+    hands = data.draw(st.lists(st.lists(st.sampled_from(cards), max_size=6, unique=True),
+                               min_size=1, max_size=5))
+    for other, result in zip(hands, score_hands(hand, field, hands), strict=True):
+        rest = [c for c in cards if c not in other]
+        if len([c for c in rest if DECK[c].kind != "void"]) > 6:
+            continue  # not a pool a table can hold with this hand
+        alone = solve(other, rest)
+        assert result.rank() == alone.rank()
+        assert result.total == sum(u.points for u in result.units)
+        for unit in result.units:
+            assert unit_points(unit.kind, unit.cards) == unit.points
+        full = [u for u in result.units if u.kind == FULL_HAND]
+        assert [u.cards for u in full] == [u.cards for u in alone.units if u.kind == FULL_HAND]
+
+
+def test_a_hand_with_a_card_outside_the_pool_is_refused():
+    with pytest.raises(BadPool, match="O9 in a hand to score but not in the pool"):
+        score_hands(["O1"], ["O2"], [["O9"]])
+
+
+def test_field_total_is_the_score_of_the_field_alone():
+    for field in (["O1", "O2", "O3", "O4", "lizard", "serpent"], ["O7", "W7", "K7"], []):
+        assert field_total(field) == score((), field).total
