@@ -71,6 +71,12 @@ def _suit_mask(card: Card) -> int:
     return sum(1 << SUITS.index(s) for s in card.suits)
 
 
+# code: (kind, deck order, value, suit index of a pip, suit bit mask)
+_INFO = {c.code: (c.kind, _ORDER[c.code], c.value or 0,
+                  SUITS.index(c.suits[0]) if c.kind == "pip" else -1, _suit_mask(c)) for c in DECK}
+_SUIT_BITS = [tuple(s for s in range(5) if mask >> s & 1) for mask in range(32)]
+
+
 def card_order(code: str) -> int:
     """A card's place in the deck: the order the solver and the screen list cards in."""
     return _ORDER[code]
@@ -333,7 +339,7 @@ def _chains(counts: tuple[int, ...], pairs: tuple[tuple[int, tuple[int, ...]], .
 class _Cand:
     """A structural unit the pool allows: its pips (bit mask), points and how to lay it out."""
 
-    __slots__ = ("bottom", "high", "kind", "layouts", "mask", "pips", "points", "top")
+    __slots__ = ("bottom", "high", "kind", "layouts", "mask", "pips", "points", "sources", "top")
 
     def __init__(self, kind: str, mask: int, points: int, high: int) -> None:
         self.kind, self.mask, self.points, self.high = kind, mask, points, high
@@ -343,7 +349,9 @@ class _Cand:
         # mixed: the ways to chain its runs that differ in the hand trumps they knit with, each
         # (knitting trumps as a bit mask, runs of pip indices in chain order, the trump index
         # between neighbouring runs)
-        self.layouts: list[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
+        self.layouts: list[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]] | None = []
+        # mixed, until its layouts are asked for: (chains, the runs as (suit, pips) pairs)
+        self.sources: list[tuple[tuple[Layout, ...], tuple[tuple[int, int], ...]]] = []
 
 
 class _Option:
@@ -380,27 +388,37 @@ class _Solver:
         hand, field = [c for c in [*hand, *field] if c in somewhere], \
             [c for c in [*hand, *field] if c not in somewhere]
         for code, in_hand in [*((c, True) for c in hand), *((c, False) for c in field)]:
-            card = DECK[code]
-            if card.kind == "pip":
-                pips.append((card.value or 0, SUITS.index(card.suits[0]), code, in_hand))
-            elif card.kind == "trump":
-                trumps.append((_ORDER[code], code, _suit_mask(card), in_hand))
+            kind, order, value, suit, mask = _INFO[code]
+            if kind == "pip":
+                pips.append((value, suit, code, in_hand))
+            elif kind == "trump":
+                trumps.append((order, code, mask, in_hand))
         pips.sort()
         trumps.sort()
         self.value = [p[0] for p in pips]
         self.suit = [p[1] for p in pips]
         self.pip_code = [p[2] for p in pips]
         self.all_pips = (1 << len(pips)) - 1
-        self.suit_pips = [sum(1 << i for i, p in enumerate(pips) if p[1] == s) for s in range(5)]
-        self.value_pips = [sum(1 << i for i, p in enumerate(pips) if p[0] == v) for v in range(11)]
-        self.hand_pips = sum(1 << i for i, p in enumerate(pips) if p[3])
+        self.suit_pips = [0] * 5
+        self.value_pips = [0] * 11
+        self.hand_pips = 0
+        for i, (v, su, _, in_hand) in enumerate(pips):
+            self.suit_pips[su] |= 1 << i
+            self.value_pips[v] |= 1 << i
+            if in_hand:
+                self.hand_pips |= 1 << i
         self.trump_code = [t[1] for t in trumps]
         self.trump_suits = [t[2] for t in trumps]
-        self.hand_trumps = sum(1 << i for i, t in enumerate(trumps) if t[3])
-        self.t = [sum(1 for m in self.trump_suits if m >> s & 1) for s in range(5)]
+        self.hand_trumps = 0
+        self.t = [0] * 5
+        self.carrying = [0] * 5
+        for i, (_, _, mask, in_hand) in enumerate(trumps):
+            if in_hand:
+                self.hand_trumps |= 1 << i
+            for su in _SUIT_BITS[mask]:
+                self.t[su] += 1
+                self.carrying[su] |= 1 << i
         self.m = [max(1, MIN_LENGTH - t) for t in self.t]  # pips a Suit Run of the suit needs
-        self.carrying = [sum(1 << i for i, m in enumerate(self.trump_suits) if m >> s & 1)
-                         for s in range(5)]
         self.pairs: dict[int, list[int]] = {}
         for i, m in enumerate(self.trump_suits):
             self.pairs.setdefault(m, []).append(i)
@@ -422,9 +440,11 @@ class _Solver:
         for i, v in enumerate(self.value):
             cols[v].append(i)
         out = []
-        for a in range(1, 11):
+        for a in range(1, 8):
+            if not (cols[a] and cols[a + 1] and cols[a + 2]):
+                continue
             for b in range(a + 3, 11):  # four pips at least: two trump ends make six values
-                if not all(cols[v] for v in range(a, b + 1)):
+                if not cols[b]:
                     break
                 for choice in itertools.product(*(cols[v] for v in range(a, b + 1))):
                     cand = self._sequence(a, b, choice)
@@ -455,17 +475,21 @@ class _Solver:
 
     def _segments(self) -> list[tuple[int, int, int, int]]:
         """Every run of 2+ pips of one suit in consecutive values: (suit, high, mask, size)."""
-        at = {(self.suit[i], self.value[i]): i for i in range(len(self.value))}
+        at = [[-1] * 12 for _ in range(5)]
+        for i, (v, s) in enumerate(zip(self.value, self.suit, strict=True)):
+            at[s][v] = i
         out = []
         for s in range(5):
+            row = at[s]
             for lo in range(1, 10):
-                mask = 0
-                for v in range(lo, 11):
-                    if (s, v) not in at:
+                if row[lo] < 0 or row[lo + 1] < 0:
+                    continue
+                mask = 1 << row[lo]
+                for v in range(lo + 1, 11):
+                    if row[v] < 0:
                         break
-                    mask |= 1 << at[(s, v)]
-                    if v > lo:
-                        out.append((s, v, mask, v - lo + 1))
+                    mask |= 1 << row[v]
+                    out.append((s, v, mask, v - lo + 1))
         return out
 
     def _mixed(self) -> list[_Cand]:
@@ -495,10 +519,15 @@ class _Solver:
                 if old is None or old.points <= points:
                     chains = _chains(tuple(counts), pairs, self.need_trumps)
                     if chains:
-                        cand = self._mixed_cand(chains, list(chosen), segments, mask, points, high)
+                        runs = tuple((segments[j][0], segments[j][2]) for j in chosen)
                         if old is not None and old.points == points:  # the same pips, other runs
-                            cand.layouts = _widest(old.layouts + cand.layouts, self.need_trumps)
-                        best[mask] = cand
+                            old.sources.append((chains, runs))
+                        else:
+                            cand = _Cand(MIXED_SEQUENCE if k == 2 else MULTI_MIXED_SEQUENCE, mask,
+                                         points, high)
+                            cand.layouts = None
+                            cand.sources.append((chains, runs))
+                            best[mask] = cand
             for j in range(start, len(segments)):
                 s, hi, m, n = segments[j]
                 if not m & mask and counts[s] < most[s]:
@@ -511,18 +540,21 @@ class _Solver:
         extend(0, 0, 0, 0)
         return list(best.values())
 
-    def _mixed_cand(self, chains: tuple[Layout, ...], chosen: list[int],
-                    segments: list[tuple[int, int, int, int]], mask: int, points: int,
-                    high: int) -> _Cand:
-        cand = _Cand(MIXED_SEQUENCE if len(chosen) == 2 else MULTI_MIXED_SEQUENCE, mask, points,
-                     high)
-        for order, knits in chains:
-            by_suit: dict[int, list[int]] = {}
-            for j in chosen:
-                by_suit.setdefault(segments[j][0], []).append(segments[j][2])
-            runs = tuple(tuple(_bits(by_suit[s].pop(0))) for s in order)
-            cand.layouts.append((sum(1 << k for k in knits), runs, knits))
-        return cand
+    def _layouts(self, cand: _Cand) -> list[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
+        """A Mixed Sequence's layouts (knitting trumps as a bit mask, runs of pip indices in
+        chain order, the trumps between them), one for each largest set of hand trumps some
+        chain of its runs knits with; [] for a sequence. Built when first asked for."""
+        if cand.layouts is None:
+            layouts = []
+            for chains, chosen in cand.sources:
+                for order, knits in chains:
+                    by_suit: dict[int, list[int]] = {}
+                    for suit, pips in chosen:
+                        by_suit.setdefault(suit, []).append(pips)
+                    runs = tuple(tuple(_bits(by_suit[s].pop(0))) for s in order)
+                    layouts.append((sum(1 << k for k in knits), runs, knits))
+            cand.layouts = _widest(layouts, self.need_trumps) if len(cand.sources) > 1 else layouts
+        return cand.layouts
 
     # -- sets and Suit Runs for the pips left over ----------------------------
     def _leftover(self, rem: int) -> list[_Option]:
@@ -705,13 +737,18 @@ class _Solver:
                 clash |= holding[p]
             later.append(~clash & ~((2 << j) - 1))
 
-        def leaf(used: int) -> None:
-            points = duo_points
-            unit, card = duo_unit, 0
-            for c in chosen:
-                points += c.points
-                unit = max(unit, c.points)
-                card = max(card, c.high)
+        # Branch and bound: a pip can add at most `weight` to any completion, the most per pip
+        # of a unit that could hold it (a structural unit's points over its pips; a set gives
+        # 1 a pip, a Suit Run 1 + 2t/m); a branch whose bound falls more than the Full Hand
+        # below the best total found cannot hold a near-best arrangement.
+        weight = [1.0 + 2 * self.t[self.suit[i]] / self.m[self.suit[i]] for i in range(len(self.value))]
+        for c in cands:
+            share = c.points / c.mask.bit_count()
+            for p in _bits(c.mask):
+                weight[p] = max(weight[p], share)
+        cand_weight = [sum(weight[p] for p in _bits(c.mask)) for c in cands]
+
+        def leaf(used: int, points: int, unit: int, card: int) -> None:
             for opt in self._leftover(self.all_pips & ~used):
                 total = points + opt.total
                 if total >= top[0] - 2:
@@ -719,17 +756,21 @@ class _Solver:
                     near.append((total, max(unit, opt.best_unit), max(card, opt.best_card),
                                  tuple(chosen), opt))
 
-        def visit(allowed: int, used: int) -> None:
-            leaf(used)
+        def visit(allowed: int, used: int, points: int, unit: int, card: int, bound: float) -> None:
+            if bound < top[0] - 2 - 1e-9:
+                return
+            leaf(used, points, unit, card)
             while allowed:
                 low = allowed & -allowed
                 allowed ^= low
                 j = low.bit_length() - 1
-                chosen.append(cands[j])
-                visit(allowed & later[j], used | cands[j].mask)
+                c = cands[j]
+                chosen.append(c)
+                visit(allowed & later[j], used | c.mask, points + c.points, max(unit, c.points),
+                      max(card, c.high), bound - cand_weight[j] + c.points)
                 chosen.pop()
 
-        visit((1 << len(cands)) - 1, 0)
+        visit((1 << len(cands)) - 1, 0, duo_points, duo_unit, 0, duo_points + sum(weight))
         self.top_total = top[0]
         return [leaf for leaf in near if leaf[0] >= top[0] - 2]
 
@@ -764,7 +805,7 @@ class _Solver:
         return self.covers[key]
 
     def _find_cover(self, chosen: tuple[_Cand, ...], need: int) -> tuple[Any, ...] | None:
-        for combo in itertools.product(*(c.layouts for c in chosen if c.layouts)):
+        for combo in itertools.product(*(self._layouts(c) for c in chosen if c.sources)):
             knit = 0
             for lay in combo:
                 knit |= lay[0]
@@ -807,7 +848,7 @@ class _Solver:
         pc, tc = self.pip_code, self.trump_code
         for a, b in self.duos:
             units.append(Unit(TRUMP_DUO, (tc[a], tc[b]), 4, 0))
-        layouts, ends = cover or ([c.layouts[0] for c in structural if c.layouts],
+        layouts, ends = cover or ([self._layouts(c)[0] for c in structural if c.sources],
                                   self._ends(structural, 0) or [])
         seq_ends, chains = iter(ends), iter(layouts)
         used = 0
