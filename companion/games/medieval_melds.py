@@ -489,6 +489,8 @@ class _Pool:
 
     source: dict[str, str]
     cards: list[str] = field(default_factory=list)
+    forced: frozenset[str] = frozenset()  # the suits of Xenocrats laid before or won
+    marriages: tuple[dict, dict] | None = None  # `_plans`: every choice's marriages, keyed
 
     def priority(self, card: str) -> int:
         return _SOURCE_ORDER[self.source[card]]
@@ -550,25 +552,28 @@ def _commune_plan(candidates: dict[str, list[tuple[int, str]]], leaders: int) ->
     gain and, per letter, how many communes reach it (never more than the letter before)."""
     if not leaders:
         return 0, []
+    # best[k]: (gain, plan) of the letters so far with k communes reaching the last letter
     best: list[tuple[int, list[int]]] = []
-    prev: list[tuple[int, list[int]]] | None = None
-    for letter in COMMUNE_LETTERS:
+    for n, letter in enumerate(COMMUNE_LETTERS):
         cands = candidates.get(letter, [])
+        limit = min(len(cands), leaders, len(best) - 1 if n else leaders)
         top = [0]
-        for gain, _ in cands:
+        for gain, _ in cands[:limit]:
             top.append(top[-1] + gain)
-        limit = min(len(cands), leaders, len(prev) - 1 if prev is not None else leaders)
-        if prev is None:
+        if not n:
             best = [(top[k], [k]) for k in range(limit + 1)]
         else:
-            best = []
-            for k in range(limit + 1):
-                options = [(g + top[k], plan) for j, (g, plan) in enumerate(prev) if j >= k]
-                g, plan = max(options, key=lambda o: o[0])
-                best.append((g, [*plan, k]))
+            # the best earlier plan with at least k communes (the fewest on a tie), for each k
+            ahead: list[tuple[int, list[int]]] = []
+            for j in range(len(best) - 1, -1, -1):
+                if not ahead or best[j][0] >= ahead[-1][0]:
+                    ahead.append(best[j])
+                else:
+                    ahead.append(ahead[-1])
+            ahead.reverse()
+            best = [(ahead[k][0] + top[k], [*ahead[k][1], k]) for k in range(limit + 1)]
         if limit == 0:
             break
-        prev = best
     gain, plan = max(best, key=lambda o: o[0])
     return gain, plan
 
@@ -586,6 +591,7 @@ def best_arrangement(before: Sequence[str] = (), trick: Sequence[str] = (),
                 pool.source[c] = src
                 pool.cards.append(c)
     forced = [c for c in pool.cards if c[0] == "X" and pool.source[c] != "hand"]
+    pool.forced = frozenset(suit(x) for x in forced)
     optional = [c for c in pool.cards if c[0] == "X" and pool.source[c] == "hand"]
     best: tuple[tuple[int, int, int], list[list[str]]] | None = None
     for n in range(len(optional) + 1):
@@ -620,6 +626,10 @@ def _ceiling(cards: Sequence[str], religious: set[str]) -> int:
                for c in cards if c[0] != "X")
 
 
+def _bits_of(suits: Iterable[str]) -> int:
+    return sum(_SUIT_BIT[s] for s in suits)
+
+
 def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[list[str]]]:
     """The best tableaux (equal on points) with these Religious communes; none when the best
     scores under `floor`.
@@ -637,8 +647,18 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
     for c in cards:
         if c[0] not in "KQJP":
             members[suit(c)] += value(c)
-    seniors = _matchings(by_rank.get("K", []), by_rank.get("Q", []), junior=False)
-    juniors = _matchings(by_rank.get("J", []), by_rank.get("P", []), junior=True)
+    # The marriages of the cards outside the forced Religious communes, found once for
+    # every choice of Xenocrats from the hand: a choice's marriages are those whose suits
+    # avoid its religious suits, with the same first matching for each key.
+    kept = [c for c in pool.cards if c[0] in "KQJP" and suit(c) not in pool.forced]
+    if pool.marriages is None:
+        both = (_matchings([c for c in kept if c[0] == "K"], [c for c in kept if c[0] == "Q"], False),
+                _matchings([c for c in kept if c[0] == "J"], [c for c in kept if c[0] == "P"], True))
+        pool.marriages = tuple([(key, match, _bits_of(key[0]), _bits_of(key[1])) for key, match in
+                                found.items()] for found in both)
+    rbits_religious = _bits_of(religious)
+    seniors = [m for m in pool.marriages[0] if not m[2] & rbits_religious]
+    juniors = [m for m in pool.marriages[1] if not (m[2] | m[3]) & rbits_religious]
     jacks = [suit(c) for c in by_rank.get("J", [])]
     princesses = [suit(c) for c in by_rank.get("P", [])]
     leaders = len(by_rank.get("A", []))
@@ -667,49 +687,75 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
     # King-Queen marriages first gets a bound over every choice of junior marriages (each Jack
     # or Princess and each suit's members at most once, at their best), best bound first, so
     # the pairs of choices are scored only while they could still reach the best.
+    bit = _SUIT_BIT
+    jack_bits = sum(bit[s] for s in jacks)
+    princess_bits = sum(bit[s] for s in princesses)
+    member_sum = [sum(members[s] for s in _SUIT_SETS[mask]) for mask in range(32)]
+    pc = [mask.bit_count() for mask in range(32)]
     senior_list = []
-    for si, skey in enumerate(seniors):
-        senior_suits, royal, m = skey
-        mult = {s: ROYAL_POINTS_FACTOR if s in royal else 1 for s in senior_suits}
-        part = base + 49 * (m + len(royal)) + sum(members[s] * mult[s] for s in senior_suits)
-        reach_j = sum(21 * mult.get(s, 1) for s in jacks) + sum(23 * mult.get(s, 1) for s in princesses)
-        reach_j += sum(members[s] for s in SUITS if s not in senior_suits)
-        senior_list.append((part + reach_j, si, skey, mult, part))
+    for si, (skey, senior, sbits, rbits) in enumerate(seniors):
+        # partners (a Royal one doubled), members of the covered suits (doubled in a Royal
+        # family); at most: every Jack and Princess at its best, the other suits' members
+        part = base + 49 * (skey[2] + pc[rbits]) + member_sum[sbits] + member_sum[rbits]
+        reach_j = (21 * (pc[jack_bits] + pc[jack_bits & rbits])
+                   + 23 * (pc[princess_bits] + pc[princess_bits & rbits]) + member_sum[31 & ~sbits])
+        # the communes can add at most bound(senior_suits, ...): every plan covers those suits
+        top = part + reach_j + bound(skey[0], skey[0])
+        senior_list.append((top, si, skey, senior, part, sbits, rbits))
     senior_list.sort(key=lambda o: (-o[0], o[1]))
-    junior_list = list(enumerate(juniors))
+    junior_list = [(ji, jkey, junior, js, ps, len(jkey[0]))
+                   for ji, (jkey, junior, js, ps) in enumerate(juniors)]
+    plans: dict[tuple, tuple[int, list[int], dict[str, list[tuple[int, str]]]]] = {}
+
+    def commune_plan(covered: frozenset[str], senior_suits: frozenset[str], royal: frozenset[str],
+                     partners: frozenset[str]) -> tuple[int, list[int], dict[str, list[tuple[int, str]]]]:
+        """The A-communes of the cards no marriage (`partners`) takes, given the families'
+        suits: (gain, letters per commune, candidates). Remembered."""
+        key = (covered, senior_suits, royal, partners)
+        if key not in plans:
+            cands: dict[str, list[tuple[int, str]]] = {}
+            for c in cards:
+                if c[0] in reach and c not in partners:
+                    s = suit(c)
+                    member = s in (senior_suits if c[0] in "JP" else covered) and c[0] not in "KQ"
+                    fam = value(c) * (ROYAL_POINTS_FACTOR if s in royal else 1) if member else 0
+                    cands.setdefault(c[0], []).append((value(c) - fam, c))
+            for lst in cands.values():
+                lst.sort(key=lambda gc: (-gc[0], pool.priority(gc[1]), deck_order(gc[1])))
+            plans[key] = (*_commune_plan(cands, leaders), cands)
+        return plans[key]
     best = floor
     found: list[tuple[Any, ...]] = []
-    for top, si, skey, mult, part in senior_list:
-        if top + most < best:
+    for top, si, skey, senior, part, sbits, rbits in senior_list:
+        if top < best:
             break
-        senior_suits = skey[0]
-        for ji, jkey in junior_list:
-            jsuits, psuits = jkey
-            score = part + 44 * len(jsuits)
-            score += sum(members[s] for s in (jsuits | psuits) - senior_suits)
-            score += sum(21 * mult[s] for s in jacks if s not in jsuits and s in mult)
-            score += sum(23 * mult[s] for s in princesses if s not in psuits and s in mult)
+        senior_suits, royal, _ = skey
+        not_s = ~sbits
+        j_s, j_r = jack_bits & sbits, jack_bits & rbits
+        p_s, p_r = princess_bits & sbits, princess_bits & rbits
+        # partners, members of suits only the junior families cover, single Jacks and
+        # Princesses as members of a King-Queen family of their suit (doubled if Royal);
+        # best first, so the rest can be dropped once even the communes cannot lift them
+        scored = sorted(((part + 44 * nj + member_sum[(js | ps) & not_s]
+                          + 21 * (pc[j_s & ~js] + pc[j_r & ~js]) + 23 * (pc[p_s & ~ps] + pc[p_r & ~ps]),
+                          ji, junior, js | ps) for ji, _, junior, js, ps, nj in junior_list),
+                        key=lambda o: -o[0])
+        for score, ji, junior, jbits in scored:
             if score + most < best:
+                break
+            covered = _SUIT_SETS[sbits | jbits]
+            if score + bound(covered, senior_suits) < best:
                 continue
-            if score + bound(skey[0] | jkey[0] | jkey[1], skey[0]) < best:
-                continue
-            senior, junior = seniors[skey], juniors[jkey]
             counts: list[int] = []
             cands: dict[str, list[tuple[int, str]]] = {}
             gain = 0
             if reach:
-                senior_suits, royal, _ = skey
-                covered = senior_suits | jkey[0] | jkey[1]
-                partners = {c for p in senior + junior for c in p}
-                for c in cards:
-                    if c[0] in reach and c not in partners:
-                        s = suit(c)
-                        member = s in (senior_suits if c[0] in "JP" else covered) and c[0] not in "KQ"
-                        fam = value(c) * (ROYAL_POINTS_FACTOR if s in royal else 1) if member else 0
-                        cands.setdefault(c[0], []).append((value(c) - fam, c))
-                for lst in cands.values():
-                    lst.sort(key=lambda gc: (-gc[0], pool.priority(gc[1]), deck_order(gc[1])))
-                gain, counts = _commune_plan(cands, leaders)
+                # the communes without the partners' exclusion first: as many cards or more
+                # for every letter, so at least the gain; often enough to rule the pair out
+                if score + commune_plan(covered, senior_suits, royal, frozenset())[0] < best:
+                    continue
+                partners = frozenset(c for p in senior + junior for c in p if c[0] in reach)
+                gain, counts, cands = commune_plan(covered, senior_suits, royal, partners)
             best = max(best, score + gain)
             if score + gain == best:
                 found.append((-score, si, ji, score + gain, senior, junior, counts, cands))
