@@ -69,9 +69,14 @@ def find_markers(gray: np.ndarray, dictionary: int, scale: float = 1.0) -> dict[
     found = {k: v for k, v in found.items() if len(v)}
     if found:
         pts = np.concatenate(list(found.values())).reshape(-1, 1, 2)
-        # A 7x7 window: wider ones reach the outer edge of the marker's white margin.
+        # At most a 7x7 window: wider ones reach the outer edge of the marker's white
+        # margin (a sixth of its side wide) and pull the corner off; smaller markers (a
+        # wide lens far above) get a smaller window for the same reason.
+        quads = pts.reshape(-1, 4, 2)
+        side = float(np.median(np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2)))
+        half = int(np.clip(round(side / 16), 1, 3))
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.02)
-        cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1), criteria)
+        cv2.cornerSubPix(gray, pts, (half, half), (-1, -1), criteria)
         refined = pts.reshape(-1, 4, 2)
         found = {k: refined[i] for i, k in enumerate(found)}
     return found
@@ -92,10 +97,13 @@ class MatFit:
 
 
 def fit_mat(found: Mapping[int, np.ndarray], mat_markers: Mapping[int, np.ndarray],
-            min_markers: int = 2, max_error_mm: float = 2.5) -> MatFit | None:
+            min_markers: int = 2, max_error_mm: float = 2.5, max_error_px: float = 2.5) -> MatFit | None:
     """The pixel -> mm homography from the markers found, or None when fewer than
     `min_markers` of the mat's markers are seen or the fit is worse than `max_error_mm`
-    (a misread marker or a warped mat)."""
+    (a misread marker or a warped mat). Where the markers are small in the picture (a
+    wide lens high above the table: under 1 px/mm) their corners are only good to a
+    pixel or two, so the limit is at least `max_error_px` pixels in mm there; a misread
+    id is tens of mm off all the same."""
     ids = [i for i in found if i in mat_markers]
     if len(ids) < min_markers:
         return None
@@ -106,7 +114,11 @@ def fit_mat(found: Mapping[int, np.ndarray], mat_markers: Mapping[int, np.ndarra
     if H is None:
         return None
     err = reprojection_error(H, src, dst)
-    if not np.isfinite(err) or err > max_error_mm:
+    side_px = np.linalg.norm(src - np.roll(src.reshape(-1, 4, 2), 1, axis=1).reshape(-1, 2), axis=1)
+    side_mm = np.linalg.norm(dst - np.roll(dst.reshape(-1, 4, 2), 1, axis=1).reshape(-1, 2), axis=1)
+    px_per_mm = float(np.median(side_px / np.maximum(side_mm, 1e-6)))
+    limit = max(max_error_mm, max_error_px / px_per_mm) if px_per_mm > 0 else max_error_mm
+    if not np.isfinite(err) or err > limit:
         return None
     return MatFit(H, len(ids), err)
 

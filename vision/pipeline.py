@@ -142,6 +142,7 @@ class Recognizer:
         self._memo = BlobMemo()
         self._mat_state: MatState | None = None
         self._markers_frame = -(10**9)
+        self._markers_full = False  # markers too small for the half-size search
         self._scale: float | None = None  # without a mat: detection pixels per mm
         self._frame = -1
         self.identifications = 0  # how many times identify() ran (for the benchmark)
@@ -237,7 +238,7 @@ class Recognizer:
         if last is not None and last.status == FOUND and self._frame - self._markers_frame < p.marker_every:
             state = last  # the mat was seen a moment ago: skip the search this frame
         else:
-            state = self.lock.update(find_markers(gray, self.mat.dictionary, p.marker_scale), t)
+            state = self._find_mat(gray, t)
             self._markers_frame = self._frame
         self._mat_state = state
         if not state.ok:
@@ -265,6 +266,25 @@ class Recognizer:
         occl_px = [to_plane(poly, Hinv).astype(np.float32) for poly in occl_mm]
         cards = self._identify_all(image, quads, to_px, to_mm)
         return FrameResult(self._frame, t, state, cards, occl_px, occl_mm, H=H)
+
+    def _find_mat(self, gray: np.ndarray, t: float) -> MatState:
+        """The mat's markers, searched in a smaller copy of the frame, and at full
+        resolution when those found give no fit while the mat is not held (a wide lens
+        far above the table makes them too small for the copy: 18 px at 1280x720). Once
+        the full resolution was needed, it is used from then on."""
+        assert self.mat is not None and self.lock is not None
+        p = self.params
+        scale = 1.0 if self._markers_full else p.marker_scale
+        found = find_markers(gray, self.mat.dictionary, scale)
+        state = self.lock.update(found, t)
+        if scale < 1.0 and state.status != FOUND and (len(found) >= 2 or state.status == LOST):
+            full = find_markers(gray, self.mat.dictionary, 1.0)
+            if len(full) >= 2:
+                again = self.lock.update(full, t)
+                if again.status == FOUND:
+                    self._markers_full = True
+                state = again
+        return state
 
     def _blank_markers(self, found: Masks, ppm: float, margin: float) -> None:
         """The markers and their white margins are not cards."""

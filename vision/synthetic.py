@@ -30,6 +30,7 @@ from companion.cards import get_deck
 from companion.errors import BadOption, UnknownCard
 from vision.art import card_mask, deck_art, render_back, render_card
 from vision.art.mat import render_mat
+from vision.calibration import Calibration
 from vision.mats import MatSpec, point_zone
 
 Point = tuple[float, float]
@@ -432,6 +433,14 @@ class SyntheticCamera:
         ideal = _project(self.homography, points_mm)
         return self._distort(np.array(ideal)) if self.lens and ideal else ideal
 
+    def calibration(self) -> Calibration | None:
+        """What a perfect `companion camera calibrate` would store for this camera's lens
+        (None without a lens): frame sources straighten frames with it."""
+        if self.lens is None or self.camera_matrix is None:
+            return None
+        return Calibration(f"synthetic-{self.degrade.lens}", self.size, self.camera_matrix.copy(),
+                           self.lens.distortion, 0.0, 0, 1.0)
+
     # --- the lens ---
 
     def _distort(self, ideal_px: np.ndarray) -> list[Point]:
@@ -576,8 +585,8 @@ class SyntheticCamera:
         if d.defocus > 0:
             r = 0.5 + 2.5 * d.defocus
             n = 2 * math.ceil(r) + 1
-            disc = np.zeros((n, n), np.float32)
-            cv2.circle(disc, (n // 2, n // 2), round(r * 16), 1.0, -1, cv2.LINE_AA, shift=4)
+            ys, xs = np.mgrid[0:n, 0:n] - n // 2
+            disc = np.clip(r + 0.5 - np.hypot(xs, ys), 0, 1).astype(np.float32)  # centred, anti-aliased
             frame = cv2.filter2D(frame, -1, disc / disc.sum())
         if d.blur > 0:
             frame = cv2.GaussianBlur(frame, (0, 0), 0.4 + 1.6 * d.blur)

@@ -151,3 +151,24 @@ def test_no_mat_in_view_is_lost_from_the_start():
 def test_a_colour_image_is_refused_with_its_shape():
     with pytest.raises(ValueError, match="grayscale"):
         find_markers(np.zeros((10, 10, 3), np.uint8), DICT)
+
+
+def test_small_markers_of_a_wide_lens_are_found_and_fitted():
+    """A wide lens far above the table: markers about 34 px at 1280x720. Their corners are
+    refined with a window that stays inside their white margin, and the mat is found."""
+    from vision.mats import get_mat
+    from vision.pipeline import Recognizer
+    from vision.synthetic import Degradations, Scene, SyntheticCamera
+
+    mat = get_mat("yonac")
+    degrade = Degradations.parse("room,lens=wide").with_(hands=0)
+    camera = SyntheticCamera(mat, "standard", seed=2, degrade=degrade)
+    image, _ = camera.render(Scene(mat, "standard", ()), 0.0)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found = find_markers(gray, mat.dictionary, 1.0)
+    assert sorted(found) == sorted(m.id for m in mat.markers)
+    for m in mat.markers:
+        truth = np.array(camera.mat_to_frame(list(m.corners_mm)))
+        assert np.abs(found[m.id] - truth).max() < 1.5
+    state = Recognizer("standard", mat).see(image).mat
+    assert state is not None and state.status == "found"

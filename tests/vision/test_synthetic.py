@@ -352,3 +352,11 @@ def test_defocus_softens_edges():
     _, clean, _ = _room_render("clean")
     _, soft, _ = _room_render("defocus=1")
     assert sharpness(soft) < 0.5 * sharpness(clean)
+
+
+def test_defocus_does_not_move_the_picture():
+    _, clean, _ = _room_render("clean")
+    _, soft, _ = _room_render("defocus=1")
+    grey = [cv2.cvtColor(i, cv2.COLOR_BGR2GRAY).astype(np.float32) for i in (clean, soft)]
+    (dx, dy), _ = cv2.phaseCorrelate(grey[0], grey[1])
+    assert abs(dx) < 0.35 and abs(dy) < 0.35  # the disc once sat off-centre: 3 px
