@@ -40,9 +40,10 @@ def choose(folder: Path) -> dict:
     (a user told "no card found" takes another photo); the refused ones are kept too."""
     import cv2
 
-    from vision import learn
+    from vision import art, learn
 
-    size = (63.0, 88.0)
+    size = art.card_size_mm("standard")
+    index_box = art.index_box_mm("standard")
     by_code: dict[str, list[tuple[int, str]]] = {}
     for photo in rp.photos(folder).values():
         if len(photo.boxes) == 1 and photo.file.startswith("IMG_"):
@@ -53,7 +54,7 @@ def choose(folder: Path) -> dict:
         for _area, file in sorted(options, reverse=True):
             image = cv2.imread(str(folder / "train" / file))
             try:
-                learn._check_photo(image, size, code)
+                learn._check_photo(image, size, code, index_box)
             except learn.BadPhoto as exc:
                 refused[file] = f"{code}: {exc}"
                 continue

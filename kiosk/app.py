@@ -685,7 +685,7 @@ class CompanionApp(App):
             report = learn.learn_from_dir(job["name"], job["deck"], job["folder"])
             text = (f"Learned {len(report.learned)} cards as {report.deck}"
                     + (f"; {len(report.missing)} still missing" if report.missing else "")
-                    + (f"; no card found in {len(report.no_card)} photos" if report.no_card else ""))
+                    + (f"; {len(report.refused)} photos refused" if report.refused else ""))
             ok = True
         except (ImportError, CompanionError, OSError) as exc:
             text, ok = f"Nothing learned: {exc}", False

@@ -281,9 +281,12 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     candidates = [r for i, r in enumerate(rots) if coarse[i, best] >= coarse[i_best, best] - 0.02]
     faces = {r: face_score(frame, quad, t, best, r) for r in candidates}
     rotation = max(candidates, key=lambda r: faces[r])
-    if t.glyphs is not None and not is_back(t.codes[best]):
-        return by_glyphs(frame, quad, t, seen, params, exact[best][0], level)
     known = score >= params.min_score and margin >= params.min_margin and not is_back(t.codes[best])
+    if t.glyphs is not None and not is_back(t.codes[best]) and not (
+            known and t.codes[best] not in t.glyphs.codes.values()):
+        # A card with a rank and a suit is read by them; a joker clearly matched as a
+        # whole corner (it has neither) keeps that answer.
+        return by_glyphs(frame, quad, t, seen, params, exact[best][0], level)
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
                     face=faces[rotation], level=level)

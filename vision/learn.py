@@ -26,7 +26,7 @@ from companion.errors import CompanionError, UnknownCard
 from companion.paths import ENV_VAR as ENV_VAR  # re-exported: the variable that moves the data
 from companion.paths import learned_decks_dir
 from vision.detect import find_cards, order_quad, refine_quad, snap_quad
-from vision.glyphs import IndexLayout, glyph_boxes, learn_layout, read_index
+from vision.glyphs import IndexLayout, glyph_boxes, ink_map, learn_layout, read_index
 from vision.identify import IdentifyParams, by_glyphs, warp_card
 from vision.imageio import BadImageFile, read_image
 from vision.outline import find_outlines
@@ -280,6 +280,7 @@ class LearnReport:
     photos: int = 0  # photos taken, several of one card counted each
     back: bool = False  # a picture of the back was taught (face-down cards then never read)
     confirmed: int = 0
+    checked: bool = False  # the photos were read back (decks with ranks and suits)
     alike: list[str] = field(default_factory=list)
     layout: dict | None = None
 
@@ -398,18 +399,35 @@ def _name_code(deck: Deck, stem: str) -> tuple[str, int] | None:
     return None
 
 
-def _check_photo(image: np.ndarray, size: tuple[float, float], code: str) -> np.ndarray:
+def _check_photo(image: np.ndarray, size: tuple[float, float], code: str,
+                 index_box: tuple[float, float, float, float] | None = None) -> np.ndarray:
     """The upright face of the one card in a teaching photo; BadPhoto says why not."""
     quad = find_card(image, size)
     if quad is None:
         raise BadPhoto("no whole card found: lay the card alone, all four corners in view, "
                        "on a surface darker than the card")
     face = extract_face(image, quad, size)
-    if code != BACK and glyph_boxes(face, size) is None and glyph_boxes(cv2.rotate(face, cv2.ROTATE_180),
-                                                                        size) is None:
-        raise BadPhoto("no corner index (a rank above a suit) where the card's corner should show one: "
-                       "is the whole card in view, face up and in focus?")
+    if code != BACK and index_box is not None and not any(
+            _has_index(f, size, index_box) for f in (face, cv2.rotate(face, cv2.ROTATE_180))):
+        raise BadPhoto("no corner index where the card's corner should show one: is the whole card "
+                       "in view, face up and in focus?")
     return face
+
+
+def _has_index(face: np.ndarray, size: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
+    """Does the face show marks in its top-left corner, where the base deck prints its
+    index (the box grown by half, since makers differ)? Marks are sharp ink on the
+    paper: a blurred photo or a patch of table shows none, a card's back or picture
+    covers the whole corner."""
+    if glyph_boxes(face, size) is not None:
+        return True
+    ppm = face.shape[1] / size[0]
+    x, y, w, h = box
+    region = face[int(y * ppm):int((y + 1.5 * h) * ppm), int(x * ppm):int((x + 1.5 * w) * ppm)]
+    if region.size == 0:
+        return False
+    ink = ink_map(region) > 0.38
+    return 0.03 <= float(ink.mean()) <= 0.6
 
 
 def learn_from_dir(name: str, base: str, directory: str | Path,
@@ -421,7 +439,7 @@ def learn_from_dir(name: str, base: str, directory: str | Path,
     one); a photo that fails is refused with the reason and nothing is taken from it.
     Then the deck is checked against its own photos (report.confirmed, report.alike)."""
     key = check_name(name)
-    deck, size, _ = _base(base)
+    deck, size, index_box = _base(base)
     folder = Path(directory).expanduser()
     if not folder.is_dir():
         raise LearnFailed(f"no such folder: {str(directory)!r}")
@@ -447,7 +465,7 @@ def learn_from_dir(name: str, base: str, directory: str | Path,
             report.refused.append((path.name, str(exc)))
             continue
         try:
-            face = _check_photo(image, size, named[0])
+            face = _check_photo(image, size, named[0], index_box)
         except BadPhoto as exc:
             report.refused.append((path.name, str(exc)))
             continue
@@ -481,6 +499,7 @@ def _self_check(name: str, taken: dict, report: LearnReport) -> None:
     t = load_templates(name)
     if t is None or t.glyphs is None:
         return
+    report.checked = True
     p = IdentifyParams()
     size = t.size_mm
     w, h = size[0] * LEARN_PPM, size[1] * LEARN_PPM
@@ -609,3 +628,41 @@ def _looks_like(face: np.ndarray, taken: dict[str, np.ndarray]) -> str | None:
             if float(cv2.matchTemplate(small, candidate, cv2.TM_CCOEFF_NORMED)[0, 0]) > 0.97:
                 return code
     return None
+
+
+def contact_sheet(name: str, columns: int = 8, face_px: int = 160) -> bytes:
+    """A PNG of every face the deck `name` learned (several photos of a card side by
+    side), each with its code and, where the deck's layout is known, the rank box (red)
+    and the suit box (blue) outlined: what a person checks before trusting the deck."""
+    learned = read_manifest(name)
+    if learned is None:
+        raise NoTemplates(f"no learned deck called {name!r}")
+    w, h = learned.size_mm
+    size = (face_px, round(face_px * h / w))
+    ppm = face_px / w
+    layout = learned.layout
+    tiles = []
+    for code in sorted(learned.faces, key=lambda c: get_deck(learned.base).codes.index(c)
+                       if c in get_deck(learned.base).codes else 999):
+        for file in [learned.faces[code], *learned.extra.get(code, [])]:
+            image = cv2.imread(str(learned.path / file), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            tile = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            if layout:
+                for box, colour in ((layout["rank"], (0, 0, 230)), (layout["suit"], (230, 80, 0))):
+                    x, y, bw, bh = (round(v * ppm) for v in box)
+                    cv2.rectangle(tile, (x, y), (x + bw, y + bh), colour, 1)
+            label = np.full((22, size[0], 3), 255, np.uint8)
+            cv2.putText(label, f"{code}  {file}", (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1)
+            tiles.append(np.vstack([tile, label]))
+    if not tiles:
+        raise NoTemplates(f"the learned deck {name!r} has no readable faces")
+    blank = np.full_like(tiles[0], 255)
+    while len(tiles) % columns:
+        tiles.append(blank)
+    rows = [np.hstack(tiles[i:i + columns]) for i in range(0, len(tiles), columns)]
+    ok, png = cv2.imencode(".png", np.vstack(rows))
+    if not ok:
+        raise LearnFailed(f"cannot draw the contact sheet of {name!r}")
+    return png.tobytes()

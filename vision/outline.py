@@ -119,10 +119,10 @@ def edge_support(grad: np.ndarray, quad: np.ndarray, threshold: float = 12.0) ->
     return hits / total
 
 
-def paper_contrast(paper: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+def paper_contrast(paper: np.ndarray, quad: np.ndarray) -> tuple[float, float, float]:
     """How the card's white border stands out: (the paper image's median just inside the
     quad's sides minus its median just outside, the spread (inter-quartile range) just
-    inside). A card is a bright, even band inside its outline; a patch of carpet or a
+    inside, the median just inside). A card is a bright, even band inside its outline; a patch of carpet or a
     shadow's edge is neither."""
     q = np.asarray(quad, np.float64)
     sides = np.linalg.norm(q - q[ROLL[1]], axis=1)
@@ -143,11 +143,12 @@ def paper_contrast(paper: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
             ok = (pp[:, 0] >= 0) & (pp[:, 0] < w) & (pp[:, 1] >= 0) & (pp[:, 1] < h)
             bucket.extend(paper[pp[ok, 1], pp[ok, 0]].tolist())
     if len(inner) < 16:
-        return 0.0, 255.0
+        return 0.0, 255.0, 0.0
     inner_a = np.asarray(inner, np.float32)
     outer_med = float(np.median(outer)) if outer else 0.0  # a card filling the photo
     q1, q3 = np.percentile(inner_a, (25, 75))
-    return float(np.median(inner_a)) - outer_med, float(q3 - q1)
+    inner_med = float(np.median(inner_a))
+    return inner_med - outer_med, float(q3 - q1), inner_med
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -160,6 +161,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 class _Candidate:
     quad: np.ndarray
     score: float
+    paper: float = 0.0  # the paper image's median just inside the outline
 
 
 def candidates(paper: np.ndarray, grad: np.ndarray, aspect: float,
@@ -195,29 +197,36 @@ def candidates(paper: np.ndarray, grad: np.ndarray, aspect: float,
             support = edge_support(grad, quad)
             if support < p.min_support:
                 continue
-            contrast, spread = paper_contrast(paper, quad)
+            contrast, spread, inside = paper_contrast(paper, quad)
             if contrast < p.min_contrast or spread > p.max_spread:
                 continue
-            out.append(_Candidate(quad, support + 0.5 * min(1.0, area / qa)))
+            out.append(_Candidate(quad, support + 0.5 * min(1.0, area / qa), inside))
     return out
 
 
 def _suppress(cands: list[_Candidate], same_iou: float) -> list[np.ndarray]:
-    """The best candidate of each group of overlapping ones. A candidate that holds a
-    smaller one is dropped: cards of one deck are one size, so a region around a card
-    (a patch of carpet, two cards side by side) is not itself a card."""
+    """The best candidate of each group of overlapping ones, then one of each pair that
+    lie one inside the other: cards of one deck are one size, so a region around a card
+    (a patch of carpet, two cards side by side) is not a card when the card inside has
+    as white a border; otherwise the small one is a picture's frame printed on the card
+    and goes."""
     kept: list[_Candidate] = []
     for c in sorted(cands, key=lambda c: -c.score):
         if all(_iou(c.quad, k.quad) <= same_iou for k in kept):
             kept.append(c)
-    out = []
-    for c in kept:
-        area = abs(signed_area(c.quad))
-        if any(k is not c and abs(signed_area(k.quad)) < 0.7 * area and _contains(c.quad, k.quad)
-               for k in cands):
-            continue
-        out.append(c.quad)
-    return out
+    drop: set[int] = set()
+    areas = [abs(signed_area(c.quad)) for c in kept]
+    for i, outer in enumerate(kept):
+        for j, inner in enumerate(kept):
+            if i == j or areas[j] >= 0.7 * areas[i] or not _contains(outer.quad, inner.quad):
+                continue
+            if areas[j] < 0.05 * areas[i]:
+                continue  # a mark far smaller than a card: identification has the last word
+            if inner.paper >= outer.paper - 10:
+                drop.add(i)
+            else:
+                drop.add(j)
+    return [c.quad for i, c in enumerate(kept) if i not in drop]
 
 
 def _contains(outer: np.ndarray, inner: np.ndarray) -> bool:

@@ -161,9 +161,11 @@ def test_learning_from_photos_lists_what_is_missing_or_unusable(kitchen):
     assert len(report.learned) == 50 and "AC" in report.learned and "JK1" in report.learned
     assert report.back
     assert report.missing == ["QS", "KD", "QC", "JK2"]
-    assert report.no_card == ["QS.png"]
-    assert sorted(report.unreadable) == ["KD.jpg", "notes.txt"]
-    assert report.not_cards == ["my cat.png"]
+    refused = dict(report.refused)
+    assert sorted(refused) == ["KD.jpg", "QS.png", "my cat.png", "notes.txt"]
+    assert "no whole card" in refused["QS.png"]
+    assert "not an image" in refused["KD.jpg"] and "not an image" in refused["notes.txt"]
+    assert "names no card" in refused["my cat.png"]
     manifest = json.loads((data_dir / "decks" / "kitchen" / "manifest.json").read_text())
     assert manifest["base"] == "standard" and len(manifest["faces"]) == 50
     # The other maker's index sits lower and further in than ours: the box follows it.

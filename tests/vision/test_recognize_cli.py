@@ -103,10 +103,11 @@ def test_deck_learn_from_photos_lists_what_is_missing(capsys, data_dir, tmp_path
         canvas[70:422, 80:332] = card
         cv2.imwrite(str(photos / f"{code}.jpg"), canvas)
     cv2.imwrite(str(photos / "QD.jpg"), np.full((100, 100, 3), 40, np.uint8))
-    assert main(["deck", "learn", "mine", "--base", "standard", "--from", str(photos)]) == 1  # incomplete
-    out = capsys.readouterr().out
+    assert main(["deck", "learn", "mine", "--base", "standard", "--from", str(photos)]) == 2  # refused
+    captured = capsys.readouterr()
+    out = captured.out
     assert "learned 2 cards into the deck 'mine'" in out
-    assert "missing (52):" in out and "no card found in: QD.jpg" in out
+    assert "missing (52):" in out and "refused QD.jpg: no whole card found" in captured.err
     assert main(["recognize", str(photos / "AS.jpg"), "--deck", "mine", "--json"]) == 0
     assert [c["code"] for c in json.loads(capsys.readouterr().out)["cards"]] == ["AS"]
 
