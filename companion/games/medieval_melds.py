@@ -626,6 +626,9 @@ def _ceiling(cards: Sequence[str], religious: set[str]) -> int:
                for c in cards if c[0] != "X")
 
 
+Pairs = list[tuple[str, str]]
+
+
 def _bits_of(suits: Iterable[str]) -> int:
     return sum(_SUIT_BIT[s] for s in suits)
 
@@ -706,22 +709,30 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
     junior_list = [(ji, jkey, junior, js, ps, len(jkey[0]))
                    for ji, (jkey, junior, js, ps) in enumerate(juniors)]
     plans: dict[tuple, tuple[int, list[int], dict[str, list[tuple[int, str]]]]] = {}
+    # the cards a commune could take: (card, suit, value, could be a family member), sorted
+    # as ties between equal gains go: laid before first, then trick, then hand; deck order
+    reach_cards = [(c, _SUIT_BIT[suit(c)], value(c), c[0] not in "KQ") for c in
+                   sorted((c for c in cards if c[0] in reach),
+                          key=lambda c: (pool.priority(c), deck_order(c)))]
+    jp_suits = _bits_of(suit(c) for c in cards if c[0] in reach and c[0] in "JP")
+    other_suits = _bits_of(suit(c) for c in cards if c[0] in reach and c[0] not in "KQJP")
 
-    def commune_plan(covered: frozenset[str], senior_suits: frozenset[str], royal: frozenset[str],
+    def commune_plan(covered: int, senior_suits: int, royal: int,
                      partners: frozenset[str]) -> tuple[int, list[int], dict[str, list[tuple[int, str]]]]:
         """The A-communes of the cards no marriage (`partners`) takes, given the families'
-        suits: (gain, letters per commune, candidates). Remembered."""
-        key = (covered, senior_suits, royal, partners)
+        suits (bit masks): (gain, letters per commune, candidates). Remembered, by the
+        suits that change what a card gains in a commune."""
+        key = (covered & other_suits, senior_suits & jp_suits, royal & (other_suits | jp_suits),
+               partners)
         if key not in plans:
             cands: dict[str, list[tuple[int, str]]] = {}
-            for c in cards:
-                if c[0] in reach and c not in partners:
-                    s = suit(c)
-                    member = s in (senior_suits if c[0] in "JP" else covered) and c[0] not in "KQ"
-                    fam = value(c) * (ROYAL_POINTS_FACTOR if s in royal else 1) if member else 0
-                    cands.setdefault(c[0], []).append((value(c) - fam, c))
+            for c, b, v, family_letter in reach_cards:  # in the order ties go by
+                if c not in partners:
+                    member = family_letter and b & (senior_suits if c[0] in "JP" else covered)
+                    fam = v * (ROYAL_POINTS_FACTOR if b & royal else 1) if member else 0
+                    cands.setdefault(c[0], []).append((v - fam, c))
             for lst in cands.values():
-                lst.sort(key=lambda gc: (-gc[0], pool.priority(gc[1]), deck_order(gc[1])))
+                lst.sort(key=lambda gc: -gc[0])
             plans[key] = (*_commune_plan(cands, leaders), cands)
         return plans[key]
     best = floor
@@ -729,7 +740,7 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
     for top, si, skey, senior, part, sbits, rbits in senior_list:
         if top < best:
             break
-        senior_suits, royal, _ = skey
+        senior_suits = skey[0]
         not_s = ~sbits
         j_s, j_r = jack_bits & sbits, jack_bits & rbits
         p_s, p_r = princess_bits & sbits, princess_bits & rbits
@@ -746,27 +757,53 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
             covered = _SUIT_SETS[sbits | jbits]
             if score + bound(covered, senior_suits) < best:
                 continue
-            counts: list[int] = []
-            cands: dict[str, list[tuple[int, str]]] = {}
-            gain = 0
+            gain, partners = 0, frozenset()
             if reach:
                 # the communes without the partners' exclusion first: as many cards or more
-                # for every letter, so at least the gain; often enough to rule the pair out
-                if score + commune_plan(covered, senior_suits, royal, frozenset())[0] < best:
+                # for every letter, so at least the gain; often enough to rule the pair out,
+                # and the gain itself when those communes take no partner
+                free, free_counts, free_cands = commune_plan(sbits | jbits, sbits, rbits, frozenset())
+                if score + free < best:
                     continue
                 partners = frozenset(c for p in senior + junior for c in p if c[0] in reach)
-                gain, counts, cands = commune_plan(covered, senior_suits, royal, partners)
+                gain = free
+                if any(free_cands[letter][i][1] in partners for letter, k in
+                       zip(COMMUNE_LETTERS, free_counts, strict=False) for i in range(k)):
+                    gain = commune_plan(sbits | jbits, sbits, rbits, partners)[0]
             best = max(best, score + gain)
             if score + gain == best:
-                found.append((-score, si, ji, score + gain, senior, junior, counts, cands))
+                found.append((-score, si, ji, score + gain, senior, junior,
+                              (sbits | jbits, sbits, rbits, partners)))
     # the tied plans in the order of the plain search: score, then senior and junior choice
     found.sort(key=lambda f: f[:3])
-    chosen = [f[4:] for f in found if f[3] == best]
+    chosen = []
+    for f in found:
+        if f[3] == best:
+            counts, cands = commune_plan(*f[6])[1:] if reach else ([], {})
+            chosen.append((f[4], f[5], counts, cands))
+    if len(chosen) > 1:
+        # equal on points, the tie-breaks (keep laid cards, then fewer hand cards) read
+        # which cards the tableau holds, and the first of the best wins: only it is built
+        keys = [_kept(pool, cards, *plan) for plan in chosen]
+        chosen = [chosen[keys.index(max(keys))]]
     return [_build(pool, xenocrats, cards, senior, junior, counts, cands)
             for senior, junior, counts, cands in chosen]
 
 
-Pairs = list[tuple[str, str]]
+def _kept(pool: _Pool, cards: list[str], senior: Pairs, junior: Pairs, counts: list[int],
+          cands: dict[str, list[tuple[int, str]]]) -> tuple[int, int]:
+    """(-laid cards left out, -hand cards used) of the cards outside the Religious communes in
+    the tableau `_build` makes of a plan, without building it."""
+    used = {c for p in senior + junior for c in p}
+    for letter, k in zip(COMMUNE_LETTERS, counts, strict=False):
+        used.update(cands[letter][i][1] for i in range(k))
+    senior_suits = {suit(c) for p in senior for c in p}
+    covered = senior_suits | {suit(c) for p in junior for c in p}
+    for c in cards:
+        if c not in used and c[0] not in "KQ" and suit(c) in (senior_suits if c[0] in "JP" else covered):
+            used.add(c)
+    return (-sum(1 for c in cards if c not in used and pool.source[c] == "before"),
+            -sum(1 for c in used if pool.source[c] == "hand"))
 
 
 def _build(pool: _Pool, xenocrats: Sequence[str], cards: list[str], senior: Pairs, junior: Pairs,
