@@ -42,6 +42,8 @@ def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
             im.load()  # raises on a truncated file
     except BadImageFile:
         raise
+    except Image.DecompressionBombError as exc:
+        raise BadImageFile(f"{name}: more pixels than the {max_pixels:,} an image may have ({exc})") from None
     except UnidentifiedImageError:
         raise BadImageFile(f"{name}: not an image file") from None
     except (OSError, SyntaxError, ValueError) as exc:
