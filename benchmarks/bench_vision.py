@@ -39,10 +39,46 @@ KNOBS = ("perspective", "blur", "noise", "light", "shadow", "jpeg", "rotation", 
 CONDITIONS = ("clean", *KNOBS, "typical", "hard")
 
 
-def _condition(name: str):
-    from vision.synthetic import Degradations
+#: The room's conditions (issue 16), each alone at full strength, then "room" (all of them
+#: at a realistic strength) and the room seen through the wide lens. Lens conditions are
+#: measured twice: straight from the camera ("raw") and straightened with the lens's
+#: calibration, as `companion camera calibrate` makes the sources do.
+ROOM = ("lens-standard", "lens-wide", "lens-wide/raw", "table-light-oak", "table-white", "table-grey",
+        "table-walnut", "table-cloth", "warm", "cool", "printer-cream", "printer-grey", "glare", "shade",
+        "defocus", "room", "room-wide", "room-wide/raw")
 
+
+def _condition(name: str):
+    from vision.synthetic import ROOM_CONDITIONS, Degradations
+
+    name = name.split("/")[0]
+    if name == "room-wide":
+        return Degradations.parse("room,lens=wide")
+    if name in ROOM_CONDITIONS or name == "room":
+        return Degradations.preset(name)
     return Degradations.parse(name if name in ("clean", "typical", "hard") else f"{name}=1")
+
+
+def _straighten(camera, cond: str):
+    """For a lens condition (not "/raw"): a function that straightens a frame and its truth
+    with the lens's calibration; else None."""
+    import dataclasses
+
+    import numpy as np
+
+    from vision.calibration import Undistorter
+
+    calibration = camera.calibration()
+    if calibration is None or cond.endswith("/raw"):
+        return None
+    undistort = Undistorter(calibration)
+
+    def apply(image, truth):
+        cards = tuple(dataclasses.replace(c, corners_px=tuple(map(tuple, undistort.points(
+            np.asarray(c.corners_px))))) for c in truth.cards)
+        return undistort.apply(image), dataclasses.replace(truth, cards=cards)
+
+    return apply
 
 
 def _match(cards, truth, radius_px: float):
@@ -64,8 +100,8 @@ def _match(cards, truth, radius_px: float):
     return out
 
 
-def per_frame(frames_per: int, seed: int) -> dict:
-    """Measurement 1."""
+def per_frame(frames_per: int, seed: int, conditions: tuple[str, ...] = CONDITIONS) -> dict:
+    """Measurement 1 (and 1b, the room's conditions)."""
     import numpy as np
 
     from vision.mats import get_mat
@@ -78,9 +114,10 @@ def per_frame(frames_per: int, seed: int) -> dict:
     for game, deck in GAMES.items():
         mat = get_mat(game)
         templates = deck_templates(deck)
-        for cond in CONDITIONS:
+        for cond in conditions:
             degrade = _condition(cond)
             camera = SyntheticCamera(mat, deck, seed, degrade=degrade)
+            straighten = _straighten(camera, cond)
             script = TableScript(mat, deck, seed, degrade)
             radius = 0.3 * min(templates.size_mm) * camera.px_per_mm
             tp = fp = wrong = face_down = unknown = found = 0
@@ -93,6 +130,8 @@ def per_frame(frames_per: int, seed: int) -> dict:
                         break
                     continue
                 image, truth = camera.render(scene, i / 30.0)
+                if straighten is not None:
+                    image, truth = straighten(image, truth)
                 seen = Recognizer(deck, mat, templates=templates).see(image)
                 pairs = _match(seen.cards, truth, radius)
                 reported_right = set()
@@ -207,6 +246,7 @@ def games(frames: int, seeds: list[int], conditions: list[str]) -> dict:
             for seed in seeds:
                 degrade = _condition(cond)
                 camera = SyntheticCamera(mat, deck, seed, degrade=degrade)
+                straighten = _straighten(camera, cond)
                 script = TableScript(mat, deck, seed, degrade)
                 rec = Recognizer(deck, mat, templates=templates)
                 wrong_frames = 0
@@ -219,6 +259,8 @@ def games(frames: int, seeds: list[int], conditions: list[str]) -> dict:
                 for i, scene in zip(range(frames), script.scenes(), strict=False):
                     t = i / 30.0
                     image, truth = camera.render(scene, t)
+                    if straighten is not None:
+                        image, truth = straighten(image, truth)
                     start = time.perf_counter()
                     result = rec.process(image, t, i)
                     took = time.perf_counter() - start
@@ -367,6 +409,82 @@ def speed(frames: int, seed: int) -> dict:
     return results
 
 
+PI_MODES = {"1280x720": (1280, 720, 120.0), "1536x864": (1536, 864, 120.0), "2304x1296": (2304, 1296, 56.0)}
+
+
+def pi_speed(frames: int, seed: int) -> dict:
+    """Measurement 5 (issue 16, speed for the Pi): per resolution and card count, the
+    cost of a still frame (the same table, new sensor noise each frame), of a frame where
+    one card changed (a card taken away and laid back in turn), and of a cold frame
+    (every card new, the mat already found), each as frames/s and as a share of the
+    Camera Module 3's own rate in that mode (120 frames/s up to 1536x864, 56 at
+    2304x1296). Yonac mats, standard deck, typical flaws without hands."""
+    import numpy as np
+
+    from companion.cards import get_deck
+    from vision.mats import get_mat
+    from vision.pipeline import Recognizer
+    from vision.synthetic import Degradations, Placement, Scene, SyntheticCamera
+    from vision.templates import deck_templates
+
+    deck = "standard"
+    templates = deck_templates(deck)
+    degrade = Degradations.preset("typical").with_(hands=0.0)
+    out: dict = {}
+    rng = np.random.default_rng(seed)
+    codes = list(rng.choice(get_deck(deck).codes, 40, replace=False))
+    for cards, (game, players) in ((12, ("yonac", 4)), (40, ("yonac", 10))):
+        mat = get_mat(game, players)
+        if cards == 12:
+            spots = [(x, y, a) for x, y, a in _spots(mat, deck)][:12]
+        else:  # a grid of 8 x 5 cards in the middle of the big mat
+            w, h = mat.size_mm
+            spots = [(w / 2 + (c - 3.5) * 72, h / 2 + (r - 2) * 97, 0.0) for r in range(5) for c in range(8)]
+        placements = tuple(Placement(code, (x, y), a) for code, (x, y, a) in zip(codes, spots, strict=False))
+        for mode, (fw, fh, camera_fps) in PI_MODES.items():
+            if cards == 40 and mode == "2304x1296":
+                continue
+            camera = SyntheticCamera(mat, deck, seed, (fw, fh), degrade)
+            empty = camera.render(Scene(mat, deck, ()), 0.0)[0]
+            full = [camera.render(Scene(mat, deck, placements), i / 30)[0] for i in range(8)]
+            one_off = [camera.render(Scene(mat, deck, placements[:k] + placements[k + 1:]), i / 30)[0]
+                       for i, k in enumerate(range(0, 8))]
+
+            def timed(rec, images, start_index):
+                times = []
+                for i, image in enumerate(images):
+                    t0 = time.perf_counter()
+                    rec.process(image, (start_index + i) / 30, start_index + i)
+                    times.append(time.perf_counter() - t0)
+                return times
+
+            # cold: a recognizer that has found the mat on an empty table, then every card at once
+            cold = []
+            for i in range(max(3, frames // 30)):
+                rec = Recognizer(deck, mat, templates=templates)
+                rec.process(empty, 0.0, 0)
+                cold += timed(rec, [full[i % len(full)]], 1)
+            rec = Recognizer(deck, mat, templates=templates)
+            timed(rec, full * 2, 0)  # settle: every card known
+            still = timed(rec, [full[i % len(full)] for i in range(frames)], 100)
+            skipped = rec.still_frames
+            # one card changed: the table alternates with one card away, a different one each time
+            changing = [one_off[i % len(one_off)] if i % 2 else full[i % len(full)] for i in range(frames)]
+            changed = timed(rec, changing, 100 + frames)
+            row = {}
+            for name, ts in (("still", still), ("one_changed", changed), ("cold", cold)):
+                ms = float(np.mean(ts)) * 1000
+                row[name] = {"ms_mean": round(ms, 2), "ms_median": round(float(np.median(ts)) * 1000, 2),
+                             "fps": round(1000 / ms, 1), "camera_ratio": round(1000 / ms / camera_fps, 2)}
+            row["camera_fps"] = camera_fps
+            row["still_frames_skipped"] = skipped
+            out[f"{mode}/{cards}"] = row
+            print(f"  {mode:<10} {cards:>2} cards  still {row['still']['fps']} f/s "
+                  f"({skipped}/{frames} skipped)  one changed {row['one_changed']['fps']} f/s  "
+                  f"cold {row['cold']['ms_mean']} ms", flush=True)
+    return out
+
+
 def markdown(res: dict) -> str:
     lines = ["# Vision benchmark", "",
              f"{res['date']}, {res['machine']}, one core. Made by `make bench` "
@@ -376,6 +494,22 @@ def markdown(res: dict) -> str:
     for deck, r in res["speed"].items():
         lines.append(f"| {deck} | {r['fps']} | {r['median_ms']:.1f} | {r['p95_ms']:.1f} | "
                      f"{r['worst_ms']:.1f} |")
+    if "pi_speed" in res:
+        lines += ["", "## Speed for the Pi: still, one card changed, cold (issue 16)", "",
+                  "Standard deck on Yonac mats, typical flaws without hands, one core. *Still*: the same "
+                  "table, new sensor noise every frame (a still table is recognised as such and not worked "
+                  "out again, but once a second). *One changed*: every other frame a card is away, a "
+                  "different one each time. *Cold*: every card new, the mat already found. Camera: the "
+                  "Camera Module 3's own rate in that mode (120 frames/s up to 1536x864, 56 at 2304x1296); "
+                  "ratio: frames/s over it (1 or more keeps up with the camera).", "",
+                  "| frame | cards | still frames/s (ratio) | one changed frames/s (ratio) "
+                  "| cold ms (ratio) |",
+                  "|---|---|---|---|---|"]
+        for key, r in res["pi_speed"].items():
+            mode, cards = key.split("/")
+            lines.append(f"| {mode} | {cards} | {r['still']['fps']} ({r['still']['camera_ratio']}) | "
+                         f"{r['one_changed']['fps']} ({r['one_changed']['camera_ratio']}) | "
+                         f"{r['cold']['ms_mean']} ({r['cold']['camera_ratio']}) |")
     lat = res["games"]["latency_ms"]
     lines += ["", "## Placement latency (card clear of the hand to its observation)", "",
               f"median {lat.get('median')} ms, p95 {lat.get('p95')} ms, worst {lat.get('worst')} ms "
@@ -410,6 +544,27 @@ def markdown(res: dict) -> str:
             cells.append(f"{r['precision']} / {r['recall']} ({r['cards']})" +
                          (f", {r['wrong_identity']} wrong" if r["wrong_identity"] else ""))
         lines.append(f"| {cond} | " + " | ".join(cells) + " |")
+    if "per_frame_room" in res:
+        room = res["per_frame_room"]
+        frames = next(iter(next(iter(room.values())).values()))["frames"]
+        lines += ["", "## Identities per frame: the room, one condition at a time (issue 16)", "",
+                  "As above, the room's conditions (vision/synthetic.py, ROOM_CONDITIONS): each alone at"
+                  " full strength; *room* is all of them at once at a realistic strength (a light oak "
+                  "table, the standard lens, a warm lamp, home-printed cards, some glare, shadows of "
+                  "heads, a little defocus, with the typical camera and hands); *room-wide* the same "
+                  "through the wide lens. Lens conditions are straightened with the lens's calibration "
+                  "first (as a calibrated source does); */raw* without it. Lenses: standard 66 degrees "
+                  "across, k1 -0.05, k2 0.02; wide 102 degrees across, k1 -0.13, k2 0.025, the mat "
+                  "filling 58 % of the picture "
+                  f"(markers about 34 px at 1280x720). Each cell over {frames} frames.", "",
+                  "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
+        for cond in ROOM:
+            cells = []
+            for deck in room:
+                r = room[deck][cond]
+                cells.append(f"{r['precision']} / {r['recall']} ({r['cards']})" +
+                             (f", {r['wrong_identity']} wrong" if r["wrong_identity"] else ""))
+            lines.append(f"| {cond} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -444,11 +599,19 @@ def run(quick: bool) -> dict:
     started = time.perf_counter()
     print("speed", flush=True)
     sp = speed(90 if quick else 300, 1)
+    print("speed for the Pi: still, one card changed, cold", flush=True)
+    pi = pi_speed(60 if quick else 240, 1)
     print("identities per frame", flush=True)
     pf = per_frame(8 if quick else 24, 2)
+    print("identities per frame: the room", flush=True)
+    room = per_frame(6 if quick else 12, 2, ROOM)
     print("whole games", flush=True)
     gm = games(150 if quick else 600, [3] if quick else [3, 4], ["typical", "hard"])
-    return {"speed": sp, "per_frame": pf, "games": gm, "quick": quick,
+    print("whole games: the room", flush=True)
+    gm_room = games(150 if quick else 600, [3], ["room", "room-wide"])
+    gm["runs"].update(gm_room["runs"])
+    return {"speed": sp, "pi_speed": pi, "per_frame": pf, "per_frame_room": room, "games": gm,
+            "games_room_latency_ms": gm_room["latency_ms"], "quick": quick,
             "seconds": round(time.perf_counter() - started, 1)}
 
 
