@@ -1,14 +1,16 @@
 """Piktas scorer speed: the best score of a 12-card pool (6 in hand, 6 in the field).
 
-The scorer runs live for every player each time the table changes, so the issue's
-budget is a median under 2 ms and a worst case under 20 ms, over at least 10,000
-random pools plus adversarial ones:
+The scorer runs live for every player each time the table changes, and the screen waits
+for it, so the budget is a median under 2 ms and a worst case under 15 ms (DESIGN.md),
+over at least 10,000 random pools plus adversarial ones:
   * hand-made pools: many trumps, long sequences, two suits knitted by their trumps;
   * pools found by a seeded local search that maximises the solver's work (the number
     of structural units it must pack and of leftover pools it must score: a count, so
     the search finds the same pools on every machine).
 Each pool's time is the best of 3 runs, uncached: the best-of removes pauses caused by
 other programs on this shared machine; the worst single run is reported as well.
+Hints (every move of a turn) are timed on 200 random deals and on the adversarial pools;
+benchmarks/bench_search.py hunts for the worst positions of both.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import random
 import time
 
 from benchmarks.common import save, summarise
+from companion.games import piktas_scoring
 from companion.games.piktas import hints
 from companion.games.piktas_scoring import DECK, _Solver, solve
 
 RANDOM_POOLS = 10_000
 REPEATS = 3
-MEDIAN_BUDGET_MS, WORST_BUDGET_MS = 2.0, 20.0
+MEDIAN_BUDGET_MS, WORST_BUDGET_MS = 2.0, 15.0
 
 SCORING = [c.code for c in DECK if c.kind != "void"]
 TRUMPS = [c.code for c in DECK if c.kind == "trump"]
@@ -101,7 +104,9 @@ def main() -> None:
     slowest = max(range(len(adversarial)), key=lambda i: adv_best[i])
     every = summarise(rand_best + adv_best)
     hint_times = []
-    for pool in random_pools[:200]:
+    for pool in random_pools[:200] + adversarial:
+        for cached in (piktas_scoring._score, piktas_scoring._field_total, piktas_scoring._chains):
+            cached.cache_clear()  # uncached, as the solves
         start = time.perf_counter()
         hints(pool[:6], pool[6:])
         hint_times.append(time.perf_counter() - start)
@@ -111,12 +116,13 @@ def main() -> None:
         "all_pools": every,
         "worst_single_run_ms": round(max(rand_worst + adv_worst) * 1000, 4),
         "slowest_adversarial_pool": " ".join(adversarial[slowest]),
-        "hint_6_hand_6_field": summarise(hint_times),
+        "hint_6_hand_6_field_random_and_adversarial": summarise(hint_times),
         "budget": {"median_ms": MEDIAN_BUDGET_MS, "worst_ms": WORST_BUDGET_MS,
                    "met": every["median_ms"] < MEDIAN_BUDGET_MS and
                    every["worst_ms"] < WORST_BUDGET_MS},
     }
-    for name in ("random_12_card_pools", "adversarial_pools", "all_pools", "hint_6_hand_6_field"):
+    for name in ("random_12_card_pools", "adversarial_pools", "all_pools",
+                 "hint_6_hand_6_field_random_and_adversarial"):
         r = results[name]
         print(f"{name:<22} n={r['n']:<6} median {r['median_ms']:.3f} ms  p95 {r['p95_ms']:.3f} ms"
               f"  worst {r['worst_ms']:.3f} ms")

@@ -955,7 +955,9 @@ def score_hands(hand: Iterable[str | Card], field: Iterable[str | Card],
             raise BadPool(f"{' '.join(stray)} in a hand to score but not in the pool "
                           f"{' '.join(sorted(pool, key=card_order))}")
         wanted.append(cards)
-    return _Solver(first, rest, wanted).solve_hands()[1:]
+    solver = _Solver(first, rest, wanted)
+    near = solver._search()
+    return [solver._best_for(h, near) for h in solver.hands[1:]]
 
 
 @lru_cache(maxsize=8192)
