@@ -298,6 +298,13 @@ def _header(conn: sqlite3.Connection) -> tuple[int, int, list[str]]:
 
 # -- the store ---------------------------------------------------------------------------
 
+# A write hook (issue 21, the club outbox) sees every change a GameWriter makes, inside the
+# same transaction: hook(conn, writer, change, payload) with change "event" (payload: the
+# Event), "finish" ({"scores", "winners"}) or "reopen" ({}). What it writes to the same file
+# commits or rolls back with the change itself.
+WriteHook = Callable[[sqlite3.Connection, "GameWriter", str, Any], None]
+
+
 class Store:
     """One database file. Thread-safe: one connection behind a lock, so the panel's, the
     camera's and the UI's threads may share it. `create=False` refuses a missing file."""
@@ -307,6 +314,7 @@ class Store:
             default_path() if path is None else Path(path).expanduser())
         self._lock = threading.RLock()
         self._conn = self._open(create, make_dirs=path is None)
+        self.write_hooks: list[WriteHook] = []  # see WriteHook
 
     # -- opening, checking, migrating --------------------------------------------------
     def _open(self, create: bool, make_dirs: bool) -> sqlite3.Connection:
@@ -513,7 +521,9 @@ class Store:
             row = conn.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise UnknownGameId(_no_game(conn, game_id, self.path))
-            yield GameWriter(conn, game_id, row["game"])
+            writer = GameWriter(conn, game_id, row["game"])
+            writer.hooks = tuple(self.write_hooks)
+            yield writer
 
     def export(self, game_id: int) -> list[dict[str, Any]]:
         """The game's log in effect as event-log objects (docs/events.md): a start line,
@@ -537,6 +547,8 @@ class Store:
 
 class GameWriter:
     """What a session may do inside one write transaction on its game."""
+
+    hooks: tuple[WriteHook, ...] = ()
 
     def __init__(self, conn: sqlite3.Connection, game_id: int, game: str) -> None:
         self._conn = conn
@@ -564,7 +576,12 @@ class GameWriter:
             (self.game_id, seq, kind, _dumps(event.data),
              _dumps(list(event.outcomes)) if kind == "accepted" else None,
              None if observation is None else _dumps(observation), event.at, source, reason))
+        self._tell("event", event)
         return event
+
+    def _tell(self, change: str, payload: Any) -> None:
+        for hook in self.hooks:
+            hook(self._conn, self, change, payload)
 
     def finish(self, scores: Sequence[int | float], winners: Sequence[int]) -> None:
         """Record the result and recompute the game's ratings."""
@@ -576,6 +593,7 @@ class GameWriter:
                          [(self.game_id, seat, score, int(seat in winners))
                           for seat, score in enumerate(scores)])
         self._rerate()
+        self._tell("finish", {"scores": list(scores), "winners": list(winners)})
 
     def reopen(self) -> None:
         """An undo took back the last move: the game is playing again, its result is gone."""
@@ -583,6 +601,7 @@ class GameWriter:
                            (self.game_id,))
         self._conn.execute("DELETE FROM results WHERE game_id = ?", (self.game_id,))
         self._rerate()
+        self._tell("reopen", {})
 
     def _rerate(self) -> None:
         # Ratings are a fold over the finished games in order, so an undone result is simply
