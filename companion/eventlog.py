@@ -19,6 +19,45 @@ from companion.errors import BadLog, CompanionError, IllegalAction
 from companion.games import Action, Game, State, get_game, play_out
 
 FORMAT = 1
+#: The deepest nesting of arrays and objects a log line or a stored row may have. Real
+#: events nest three or four deep; a line nested thousands deep is damage (or an attack)
+#: and would otherwise end in a RecursionError.
+MAX_DEPTH = 64
+
+
+def load_json(text: str | bytes, what: str) -> Any:
+    """One way to read a JSON log line or stored row: `text` decoded, at most MAX_DEPTH
+    deep. BadLog says which `what` (a line, a game's event) is broken and how."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise BadLog(f"{what}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise BadLog(f"{what}: JSON nested more than {MAX_DEPTH} deep") from None
+    except (TypeError, UnicodeDecodeError, ValueError) as exc:
+        raise BadLog(f"{what}: not valid JSON ({exc})") from None
+    if _depth(value) > MAX_DEPTH:
+        raise BadLog(f"{what}: JSON nested more than {MAX_DEPTH} deep")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest in `value` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return depth
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
 
 
 def start_event(game: Game, seed: int | None = None) -> dict[str, Any]:
@@ -60,10 +99,7 @@ def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadLog(f"line {n}: not valid JSON ({exc.msg})") from None
+        obj = load_json(line, f"line {n}")
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise BadLog(f"line {n}: an event must be a JSON object with a 'type'")
         out.append((n, obj))
@@ -144,4 +180,7 @@ def replay(lines: list[tuple[int, dict[str, Any]]]) -> Replay:
             result.ended = True
         else:
             raise BadLog(f"line {n}: unknown event {kind!r} for {game.name}")
+    if result.state.is_terminal() and not result.ended:
+        raise BadLog(f"line {lines[-1][0]}: the game is over here, but the log has no 'end' line "
+                     f"(scores {result.state.scores()}, winners {result.state.winners()})")
     return result

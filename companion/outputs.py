@@ -47,6 +47,30 @@ def checked_output(text: str, force: bool) -> Path:
     return path
 
 
+def checked_folder(text: str) -> Path:
+    """An output folder, checked before any work: made if missing (with its parents),
+    and a folder this process can write in. A file or a device there is refused."""
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise BadOutput(f"an output folder is needed, and {path} is a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadOutput(f"cannot make the folder {path}: {exc.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise BadOutput(f"cannot write in the folder {path}: permission denied")
+    return path
+
+
+def write_output(path: Path, data: bytes) -> None:
+    """`write_atomically`, with a failed write (disk full, a folder gone) as BadOutput
+    naming the file; what was at `path` is left as it was."""
+    try:
+        write_atomically(path, data)
+    except OSError as exc:
+        raise BadOutput(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Write `data` to a temporary file beside `path`, then rename it over `path`."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

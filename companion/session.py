@@ -29,7 +29,7 @@ from companion.errors import BadLog, CompanionError, IllegalAction
 from companion.games import Action, Game, State, get_game, make_game
 from companion.games.base import describe_event
 from companion.observation import Observation
-from companion.storage import Event, GameRecord, GameWriter, Store, Timeline
+from companion.storage import Event, GameRecord, GameWriter, NotPlaying, Store, Timeline
 from companion.viewmodel import Verdict, ViewModel
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,8 @@ class Session:
     def resume(cls, store: Store, game_id: int) -> Session:
         """The stored game `game_id`, exactly as its last committed event left it."""
         record = store.game(game_id)
+        if record.damage:
+            raise BadLog(f"game {game_id} cannot be resumed: {record.damage}")
         try:
             game = get_game(record.game)(**record.config)
         except CompanionError as exc:
@@ -219,6 +221,15 @@ class Session:
                 return
             self._settle(event)
 
+    def abandon(self, reason: str, source: str = "touch") -> None:
+        """End the game without a result, with the reason (`Store.abandon`): an 'abandon'
+        event; the game then takes no more moves."""
+        _check_source(source)
+        with self._lock:
+            with self._writing() as tx:
+                event = tx.abandon(reason, source)
+            self._settle(event)
+
     def step_bot(self, rng: random.Random, source: str = "bot") -> Verdict:
         """One move by the engine itself: the deal or draw at a chance node, else the
         bot's move for the seat to act (full-information play: demos and tests). With the
@@ -268,6 +279,9 @@ class Session:
                 if new:
                     self._fold(new)
                     self._caught_up = True
+                if self._timeline.abandoned is not None:
+                    raise NotPlaying(f"game {self.game_id} was abandoned "
+                                     f"({self._timeline.abandoned.reason}): it takes no more moves")
                 yield tx
         except BaseException:
             self._stale = True
@@ -363,6 +377,8 @@ class Session:
             word = "Undone" if event.kind == "undo" else "Redone"
             action = event.data.get("action", {})
             return Verdict(True, _sentence(f"{word}: {self._words(action)}"), seat=action.get("seat"))
+        if event.kind == "abandon":
+            return Verdict(True, _sentence(f"Abandoned: {event.reason}"))
         if event.kind == "rejected":
             action = event.data.get("action") or {}
             seat = action.get("seat", (event.observation or {}).get("seat"))
@@ -395,9 +411,11 @@ class Session:
             next=AWAITING_NEXT if verdict and verdict.awaiting else v.get("next", ""),
             limit=v.get("limit") or "", legal=tuple(v.get("legal") or ()),
             trick=tuple(v.get("trick") or ()), last_trick=v.get("last_trick"),
-            scores=tuple(state.scores()), verdict=verdict, over=state.is_terminal(),
+            scores=tuple(state.scores()), verdict=verdict,
+            over=state.is_terminal() or self._timeline.abandoned is not None,
             winners=tuple(state.winners()), events=len(self._timeline.done),
-            can_undo=bool(self._timeline.done), can_redo=bool(self._timeline.undone),
+            can_undo=bool(self._timeline.done) and self._timeline.abandoned is None,
+            can_redo=bool(self._timeline.undone) and self._timeline.abandoned is None,
             table=dict(v.get("table") or {}), camera=self._camera)
 
     def _refresh(self) -> None:

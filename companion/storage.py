@@ -31,14 +31,15 @@ from typing import Any
 
 from companion import ratings as elo
 from companion.errors import BadLog, CompanionError
-from companion.eventlog import FORMAT
+from companion.eventlog import FORMAT, load_json
 
 APP_ID = 0x54434F4D  # "TCOM" in the file header: this is a Table Companion database
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ENV_VAR = "COMPANION_DB"
 MEMORY = ":memory:"
 BUSY_TIMEOUT_S = 10.0
-KINDS = ("accepted", "rejected", "undo", "redo", "confirm")
+KINDS = ("accepted", "rejected", "undo", "redo", "confirm", "abandon")
+STATUSES = ("playing", "finished", "abandoned")
 MAX_NAME = 40
 
 
@@ -60,6 +61,14 @@ class UnknownGameId(CompanionError, LookupError):
 
 class BadName(CompanionError, ValueError):
     """A player name that is empty, too long or holds control characters."""
+
+
+class BadReason(CompanionError, ValueError):
+    """An empty, overlong or unprintable reason for abandoning a game."""
+
+
+class NotPlaying(CompanionError, ValueError):
+    """The game is finished or abandoned: it takes no more moves and cannot be abandoned."""
 
 
 # -- schema and migrations ---------------------------------------------------------------
@@ -122,9 +131,48 @@ def _run(*statements: str) -> Callable[[sqlite3.Connection], None]:
     return step
 
 
+# Version 2: a game can be abandoned (status 'abandoned', ended by an 'abandon' event with
+# its reason). SQLite cannot change a CHECK constraint, so both tables are rebuilt and
+# their rows copied (the caller turns foreign keys off around the migration).
+_V2 = (
+    """CREATE TABLE games_v2 (
+        id       INTEGER PRIMARY KEY,
+        game     TEXT NOT NULL,
+        config   TEXT NOT NULL,
+        started  TEXT NOT NULL,
+        finished TEXT,
+        status   TEXT NOT NULL DEFAULT 'playing'
+                 CHECK (status IN ('playing', 'finished', 'abandoned')))""",
+    "INSERT INTO games_v2 SELECT id, game, config, started, finished, status FROM games",
+    "DROP TABLE games",
+    "ALTER TABLE games_v2 RENAME TO games",
+    "CREATE INDEX games_by_status ON games(status, finished)",
+    """CREATE TABLE events_v2 (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        seq         INTEGER NOT NULL CHECK (seq >= 1),
+        kind        TEXT NOT NULL
+                    CHECK (kind IN ('accepted', 'rejected', 'undo', 'redo', 'confirm', 'abandon')),
+        data        TEXT NOT NULL,
+        outcomes    TEXT,
+        observation TEXT,
+        at          TEXT NOT NULL,
+        source      TEXT NOT NULL,
+        reason      TEXT,
+        PRIMARY KEY (game_id, seq)) WITHOUT ROWID""",
+    "INSERT INTO events_v2 SELECT game_id, seq, kind, data, outcomes, observation, at, source, "
+    "reason FROM events",
+    "DROP TABLE events",  # its triggers go with it (a DROP fires no DELETE trigger)
+    "ALTER TABLE events_v2 RENAME TO events",
+    """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+)
+
+
 # MIGRATIONS[v] turns a version-v file into version v + 1, inside the caller's transaction
 # (statements one by one: executescript would commit half way). Version 0 is an empty file.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _run(*_V1)}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _run(*_V1), 1: _run(*_V2)}
 
 
 # -- records -----------------------------------------------------------------------------
@@ -160,6 +208,8 @@ class GameRecord:
     status: str
     scores: tuple[int | float, ...] = ()
     winners: tuple[int, ...] = ()
+    reason: str | None = None  # why an abandoned game was abandoned
+    damage: str | None = None  # what is wrong with a damaged row (its config read as {})
 
 
 @dataclass(frozen=True)
@@ -187,11 +237,15 @@ class Timeline:
     undone: list[Event] = field(default_factory=list)
     awaiting: Event | None = None
     last_seq: int = 0
+    abandoned: Event | None = None
 
     def add(self, event: Event) -> None:
         """Fold one more raw event; BadLog if it does not follow from the ones before."""
         if event.seq != self.last_seq + 1:
             raise BadLog(f"event {event.seq} follows event {self.last_seq}: the log has a gap")
+        if self.abandoned is not None:
+            raise BadLog(f"event {event.seq} follows the game's abandonment (event "
+                         f"{self.abandoned.seq})")
         if event.kind == "accepted":
             self.done.append(event)
             self.undone.clear()
@@ -211,6 +265,9 @@ class Timeline:
         elif event.kind == "rejected":
             self.awaiting = event
         elif event.kind == "confirm":
+            self.awaiting = None
+        elif event.kind == "abandon":
+            self.abandoned = event
             self.awaiting = None
         else:
             raise BadLog(f"event {event.seq} has an unknown kind {event.kind!r}")
@@ -264,8 +321,15 @@ def _key(name: str) -> str:
     return clean_name(name).casefold()
 
 
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+def _loads(text: str | None, what: str) -> Any:
+    return None if text is None else load_json(text, what)
+
+
+def _object(text: str | None, what: str) -> dict[str, Any]:
+    value = load_json(text if text is not None else "null", what)
+    if not isinstance(value, dict):
+        raise BadLog(f"{what}: a JSON object was expected, got {type(value).__name__}")
+    return value
 
 
 def _dumps(obj: Any) -> str:
@@ -273,10 +337,17 @@ def _dumps(obj: Any) -> str:
 
 
 def _event(row: sqlite3.Row) -> Event:
-    return Event(seq=row["seq"], kind=row["kind"], data=json.loads(row["data"]), at=row["at"],
-                 source=row["source"], reason=row["reason"],
-                 outcomes=tuple(_loads(row["outcomes"]) or ()),
-                 observation=_loads(row["observation"]))
+    """One stored event; BadLog names the game and the event when a row is damaged."""
+    what = f"game {row['game_id']}, event {row['seq']}"
+    outcomes = _loads(row["outcomes"], f"{what} (its outcomes)") or []
+    observation = _loads(row["observation"], f"{what} (its observation)")
+    if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
+        raise BadLog(f"{what}: its outcomes must be a list of JSON objects")
+    if observation is not None and not isinstance(observation, dict):
+        raise BadLog(f"{what}: its observation must be a JSON object")
+    return Event(seq=row["seq"], kind=row["kind"], data=_object(row["data"], what), at=row["at"],
+                 source=row["source"], reason=row["reason"], outcomes=tuple(outcomes),
+                 observation=observation)
 
 
 def _header(conn: sqlite3.Connection) -> tuple[int, int, list[str]]:
@@ -380,6 +451,7 @@ class Store:
             with backup:
                 conn.backup(backup)
             backup.close()
+        conn.execute("PRAGMA foreign_keys = OFF")  # tables are rebuilt: checked below instead
         conn.execute("BEGIN IMMEDIATE")
         try:
             self._check(conn)  # again, under the write lock: another process may have migrated
@@ -388,6 +460,10 @@ class Store:
                 if v not in MIGRATIONS:
                     raise BadDatabase(f"{self.path!r}: no migration from schema version {v}")
                 MIGRATIONS[v](conn)
+            broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise BadDatabase(f"{self.path!r}: {len(broken)} rows refer to missing rows; "
+                                  f"it was left untouched")
             conn.execute(f"PRAGMA application_id = {APP_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
@@ -395,6 +471,8 @@ class Store:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        finally:
+            conn.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
         with self._lock:
@@ -493,7 +571,7 @@ class Store:
             return _record(conn, row)
 
     def games(self, status: str | None = None) -> list[GameRecord]:
-        """Stored games, oldest first; only those with `status` ('playing', 'finished')."""
+        """Stored games, oldest first; only those with `status` (one of STATUSES)."""
         sql, args = "SELECT * FROM games", ()
         if status is not None:
             sql, args = sql + " WHERE status = ?", (status,)
@@ -525,6 +603,12 @@ class Store:
             writer.hooks = tuple(self.write_hooks)
             yield writer
 
+    def abandon(self, game_id: int, reason: str, source: str = "cli") -> Event:
+        """End an unfinished game without a result (a crash, players who left): an 'abandon'
+        event with the reason, and the game's status 'abandoned'. It takes no more moves."""
+        with self.write(game_id) as tx:
+            return tx.abandon(reason, source)
+
     def export(self, game_id: int) -> list[dict[str, Any]]:
         """The game's log in effect as event-log objects (docs/events.md): a start line,
         every accepted action not undone followed by the outcomes it produced (as recorded
@@ -532,7 +616,13 @@ class Store:
         undo/redo markers stay in the database only: `companion replay` reads no such lines."""
         with self._snapshot():
             record = self.game(game_id)
-            timeline = Timeline.of(self.events(game_id))
+            if record.damage:
+                raise BadLog(record.damage)
+            try:
+                timeline = Timeline.of(self.events(game_id))
+            except BadLog as exc:
+                text = str(exc)
+                raise BadLog(text if text.startswith("game ") else f"game {game_id}: {text}") from None
         lines: list[dict[str, Any]] = [{"type": "start", "format": FORMAT, "game": record.game,
                                         "config": record.config, "players": list(record.players),
                                         "at": record.started}]
@@ -583,6 +673,23 @@ class GameWriter:
         for hook in self.hooks:
             hook(self._conn, self, change, payload)
 
+    def status(self) -> str:
+        """The game's status now: 'playing', 'finished' or 'abandoned'."""
+        return self._conn.execute("SELECT status FROM games WHERE id = ?",
+                                  (self.game_id,)).fetchone()["status"]
+
+    def abandon(self, reason: str, source: str) -> Event:
+        """Append the 'abandon' event and mark the game abandoned (see `Store.abandon`)."""
+        reason = _clean_reason(reason)
+        status = self.status()
+        if status != "playing":
+            raise NotPlaying(f"game {self.game_id} is {status}: only a game still being played "
+                             f"can be abandoned")
+        event = self.append("abandon", {"reason": reason}, source=source, reason=reason)
+        self._conn.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE id = ?",
+                           (event.at, self.game_id))
+        return event
+
     def finish(self, scores: Sequence[int | float], winners: Sequence[int]) -> None:
         """Record the result and recompute the game's ratings."""
         conn = self._conn
@@ -621,6 +728,17 @@ class GameWriter:
                           for player, r in elo.rate(results).items()])
 
 
+MAX_REASON = 200
+
+
+def _clean_reason(reason: str) -> str:
+    """Why a game was abandoned: one line of 1 to MAX_REASON printable characters."""
+    text = re.sub(r"\s+", " ", str(reason)).strip()
+    if not text or len(text) > MAX_REASON or not text.isprintable():
+        raise BadReason(f"a reason is 1 to {MAX_REASON} printable characters, got {reason!r}")
+    return text
+
+
 def _player(conn: sqlite3.Connection, name: str) -> Player:
     name = clean_name(name)
     row = conn.execute("SELECT id, name FROM players WHERE key = ?", (_key(name),)).fetchone()
@@ -643,10 +761,19 @@ def _record(conn: sqlite3.Connection, row: sqlite3.Row) -> GameRecord:
                            "WHERE s.game_id = ? ORDER BY s.seat", (row["id"],)).fetchall()
     results = conn.execute("SELECT score, winner FROM results WHERE game_id = ? ORDER BY seat",
                            (row["id"],)).fetchall()
-    return GameRecord(row["id"], row["game"], json.loads(row["config"]),
+    try:
+        config, damage = _object(row["config"], f"game {row['id']}'s config"), None
+    except BadLog as exc:  # listed as damaged; export and resume refuse it by name
+        config, damage = {}, str(exc)
+    reason = None
+    if row["status"] == "abandoned":
+        ended = conn.execute("SELECT reason FROM events WHERE game_id = ? AND kind = 'abandon'",
+                             (row["id"],)).fetchone()
+        reason = ended["reason"] if ended else None
+    return GameRecord(row["id"], row["game"], config,
                       tuple(p["name"] for p in players), row["started"], row["finished"],
                       row["status"], tuple(r["score"] for r in results),
-                      tuple(i for i, r in enumerate(results) if r["winner"]))
+                      tuple(i for i, r in enumerate(results) if r["winner"]), reason, damage)
 
 
 def _no_game(conn: sqlite3.Connection, game_id: object, path: str) -> str:

@@ -20,6 +20,7 @@ from PIL import Image
 
 from companion.cards import get_deck
 from companion.errors import CompanionError
+from companion.outputs import write_output
 from vision.art import deck_art, render_back, render_card
 from vision.art.mat import render_mat
 from vision.mats import MatSpec, get_mat
@@ -172,8 +173,7 @@ def deck_pdf(deck: str, path: str | Path, paper: str = "a4", px_per_mm: float = 
         _footer(pdf, grid.page, f"{title} deck - backs of sheet {sheet + 1}: print on the reverse, "
                                 "flipping on the long edge")
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pdf.output(str(out))
+    write_output(out, bytes(pdf.output()))
     return Written(out, pdf.pages_count, f"{len(cards)} cards of the {title} deck on {sheets} sheets "
                                          f"of {paper} ({grid.cols} x {grid.rows} per sheet) with backs")
 
@@ -275,8 +275,7 @@ def mat_pdf(game: str, path: str | Path, paper: str = "a4", players: int | None 
             pdf.cell(tiling.page[0] - 2 * MAT_MARGIN_MM, 4.0, label, align="L")
             _scale_bar(pdf, tiling.page)
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pdf.output(str(out))
+    write_output(out, bytes(pdf.output()))
     return Written(out, pdf.pages_count, f"the {mat.title} mat for {mat.players} players ({w:g} x {h:g} mm) "
                                          f"on {tiling.sheets} sheet{'s' * (tiling.sheets > 1)} of {paper} "
                                          f"({tiling.cols} x {tiling.rows})")

@@ -4,19 +4,14 @@ art of a deck as one PNG per card, or as a print-and-play PDF."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from companion.catalog import GAMES
-from companion.errors import CompanionError
+from companion.outputs import BadOutput, checked_folder, checked_output, write_output
 
 PX_PER_MM_RANGE = (1.0, 40.0)
 # Every game's deck has card art; a deck named unlike its game says whose it is.
 ART_DECKS = ", ".join(g.deck if g.deck == g.name else f"{g.deck} ({g.name})"
                       for g in sorted(GAMES, key=lambda g: g.name) if g.deck)
-
-
-class BadArgument(CompanionError, ValueError):
-    """A command-line value out of range."""
 
 
 def px_per_mm(text: str) -> float:
@@ -31,17 +26,6 @@ def px_per_mm(text: str) -> float:
     return value
 
 
-def _out_dir(text: str) -> Path:
-    path = Path(text).expanduser()
-    if path.exists() and not path.is_dir():
-        raise BadArgument(f"--out must be a folder, and {path} is a file")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BadArgument(f"cannot create the folder {path}: {exc.strerror}") from None
-    return path
-
-
 def render(args: argparse.Namespace) -> int:
     import cv2
 
@@ -50,31 +34,29 @@ def render(args: argparse.Namespace) -> int:
 
     art = deck_art(args.deck)
     deck = get_deck(art.deck)
-    out = _out_dir(args.out)
+    out = checked_folder(args.out)
     shape = None
     for card in deck:
         image = render_card(art.deck, card.code, args.px_per_mm)
         shape = image.shape
-        if not cv2.imwrite(str(out / f"{card.code}.png"), image):
-            raise BadArgument(f"cannot write {out / (card.code + '.png')}")
+        ok, png = cv2.imencode(".png", image)
+        if not ok:
+            raise BadOutput(f"cannot encode {card.code} as a PNG")
+        write_output(out / f"{card.code}.png", png.tobytes())
     assert shape is not None
     print(f"wrote {len(deck)} cards of the {deck.title} deck to {out}/ as CODE.png, "
           f"{shape[1]} x {shape[0]} px each ({args.px_per_mm:g} px/mm)")
     return 0
 
 
-def pdf_output(text: str) -> Path:
-    """The -o path of a PDF command; a folder there is a usage error, not an overwrite."""
-    output = Path(text).expanduser()
-    if output.exists() and output.is_dir():
-        raise BadArgument(f"-o must name a PDF file, and {output} is a folder")
-    return output
-
-
 def pdf(args: argparse.Namespace) -> int:
+    from vision.art import deck_art
+
+    deck_art(args.deck)  # an unknown deck is named first
+    output = checked_output(args.output, args.force)  # before the half minute of drawing
     from vision.printing import deck_pdf
 
-    written = deck_pdf(args.deck, pdf_output(args.output), args.paper, args.px_per_mm)
+    written = deck_pdf(args.deck, output, args.paper, args.px_per_mm)
     print(f"wrote {written.path}: {written.what}, {written.pages} pages")
     return 0
 
@@ -85,7 +67,8 @@ def register(cli) -> None:
                         description="Draw every card of a deck, one PNG per card named by its code "
                                     "(the same drawings the camera matches against).")
     p.add_argument("deck", metavar="DECK", help=f"a deck with card art: {ART_DECKS}")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created if missing)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder to write into (created if missing; CODE.png files there are replaced)")
     p.add_argument("--px-per-mm", type=px_per_mm, default=10.0, metavar="N",
                    help="resolution, 1 to 40 pixels per mm (default 10, about 250 dpi)")
     p.set_defaults(func=render)
@@ -94,7 +77,9 @@ def register(cli) -> None:
                                     "cutting guides, each sheet followed by its backs (mirrored for "
                                     "double-sided printing).")
     p.add_argument("deck", metavar="DECK", help=f"a deck with card art: {ART_DECKS}")
-    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf",
+                   help="the PDF to write (an existing file only with --force)")
+    p.add_argument("--force", action="store_true", help="replace FILE.pdf if it exists")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--px-per-mm", type=px_per_mm, default=12.0, metavar="N",
                    help="resolution of the card pictures, 1 to 40 pixels per mm (default 12, about 300 dpi)")

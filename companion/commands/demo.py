@@ -15,23 +15,27 @@ import sys
 import time
 from pathlib import Path
 
+from companion.commands._args import SEED_HELP, seed
 from companion.demo.console import Console, scores_words, step_line
 from companion.demo.director import DemoResult, StepReport
 from companion.demo.errors import DemoMismatch
 from companion.demo.run import DEMO_GAMES, demo_game, run_demo
 from companion.games import get_game
+from companion.outputs import checked_folder
 from companion.session import Session
 from companion.words import and_list
 
 
 def run(args: argparse.Namespace) -> int:
     demo_game(args.game)  # an unknown game is a usage error before any window opens
+    # the folder is checked before the demo plays, not found unwritable at its end
+    record = checked_folder(args.record) if args.record is not None else None
     if not args.headless:
         from companion.demo.kiosk import kiosk_available, run_kiosk
 
         if kiosk_available():
-            return run_kiosk(args.game, args.seed, record=args.record)
-    return run_headless(args.game, args.seed, record=args.record)
+            return run_kiosk(args.game, args.seed, record=record)
+    return run_headless(args.game, args.seed, record=record)
 
 
 def run_headless(game: str, seed: int | None, *, record: Path | None = None,
@@ -84,9 +88,9 @@ def register(cli) -> None:
                     "referee and scores, checked against the full-information game", run)
     p.add_argument("--game", default="yokir", metavar="GAME",
                    help=f"the game to play: {games} (default yokir)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
-                   help="random seed of the game (default: each game's demo seed)")
+    p.add_argument("--seed", type=seed, default=None, metavar="S",
+                   help=f"{SEED_HELP}, of the game (default: each game's demo seed)")
     p.add_argument("--headless", action="store_true",
                    help="print the game instead of opening the kiosk (the default without a display)")
-    p.add_argument("--record", type=Path, default=None, metavar="DIR",
+    p.add_argument("--record", default=None, metavar="DIR",
                    help="write annotated frames and the event log (events.jsonl) into DIR")

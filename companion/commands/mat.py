@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from companion.catalog import CATALOG, mat_game_names
-from companion.commands.deck import pdf_output, px_per_mm
+from companion.commands.deck import px_per_mm
+from companion.outputs import checked_output
 
 
 def _mat_games() -> str:
@@ -19,9 +20,13 @@ def _mat_games() -> str:
 
 
 def pdf(args: argparse.Namespace) -> int:
+    from vision.mats import get_mat
+
+    get_mat(args.game, args.players)  # an unknown game or a wrong count is named first
+    output = checked_output(args.output, args.force)  # before the drawing
     from vision.printing import mat_pdf
 
-    written = mat_pdf(args.game, pdf_output(args.output), args.paper, args.players, args.px_per_mm)
+    written = mat_pdf(args.game, output, args.paper, args.players, args.px_per_mm)
     print(f"wrote {written.path}: {written.what}, {written.pages} pages")
     return 0
 
@@ -33,7 +38,9 @@ def register(cli) -> None:
                                    "true size; a mat larger than the paper is tiled over several "
                                    "sheets with targets to line them up.")
     p.add_argument("game", metavar="GAME", help=f"a game with a mat: {_mat_games()}")
-    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the PDF to write")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf",
+                   help="the PDF to write (an existing file only with --force)")
+    p.add_argument("--force", action="store_true", help="replace FILE.pdf if it exists")
     p.add_argument("--paper", choices=("a3", "a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--players", type=int, default=None, metavar="N",
                    help="number of players (default: the game's usual number)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from companion.commands._args import SEED_HELP, seed
 from companion.eventlog import bot_game, dumps
 from companion.games import games
 from companion.games.base import Game, describe_event
@@ -37,8 +38,8 @@ def register(cli) -> None:
         span = f"{cls.min_players}-{cls.max_players}"
         p.add_argument("--players", type=int, default=cls.default_players, metavar="N",
                        help=f"number of players ({span}, default {cls.default_players})")
-        p.add_argument("--seed", type=int, default=0, metavar="S",
-                       help="random seed for the deal and the bots (default 0)")
+        p.add_argument("--seed", type=seed, default=0, metavar="S",
+                       help=f"{SEED_HELP}, for the deal and the bots (default 0)")
         p.add_argument("--json", action="store_true",
                        help="print the event log as JSON lines (docs/events.md)")
         for o in cls.options_spec:

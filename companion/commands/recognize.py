@@ -11,6 +11,7 @@ from pathlib import Path
 
 from companion.cards import get_deck
 from companion.errors import CompanionError
+from companion.outputs import BadOutput, checked_folder, write_output
 
 
 class BadImage(CompanionError, ValueError):
@@ -36,27 +37,21 @@ def _out_path(folder: Path, stem: str, used: set[Path]) -> Path:
 
 
 def _annotate_dir(text: str | None) -> Path | None:
-    if text is None:
-        return None
-    folder = Path(text).expanduser()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BadImage(f"cannot make the folder {text!r} for annotated images: {exc.strerror}") from None
-    return folder
+    return None if text is None else checked_folder(text)
 
 
 def _write(path: Path, image) -> None:
     import cv2
 
-    if not cv2.imwrite(str(path), image):
-        raise BadImage(f"cannot write the annotated image {str(path)!r}")
+    ok, png = cv2.imencode(".png", image)
+    if not ok:
+        raise BadOutput(f"cannot encode the annotated image {path}")
+    write_output(path, png.tobytes())
 
 
 def recognize(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.annotate import annotate
+    from vision.imageio import read_image
     from vision.mats import get_mat
     from vision.pipeline import Recognizer
     from vision.templates import deck_templates
@@ -70,9 +65,7 @@ def recognize(args: argparse.Namespace) -> int:
     folder = _annotate_dir(args.annotate)
     used: set[Path] = set()
     for name in args.images:
-        image = cv2.imread(name, cv2.IMREAD_COLOR)
-        if image is None:
-            raise BadImage(f"cannot read {name!r} as an image")
+        image = read_image(name)
         result = Recognizer(deck, mat, templates=templates).see(image)
         known = [c for c in result.cards if c.code]
         unknown = [c for c in result.cards if not c.code]

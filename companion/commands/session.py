@@ -8,30 +8,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.commands._args import SEED_HELP, seed
 from companion.eventlog import dumps, read_file, replay
 from companion.games import games, get_game
 from companion.games.base import Game, describe_event
+from companion.outputs import checked_output, write_output
 from companion.session import Session
-from companion.storage import ENV_VAR, GameRecord, NoDatabase, Store, UnknownGameId
+from companion.storage import ENV_VAR, GameRecord, NoDatabase, Store, UnknownGameId, default_path
 from companion.words import and_list
 
 DB_HELP = f"the database file (default: ${ENV_VAR}, else companion.db in the user data directory)"
 
 
-class ExportExists(CompanionError, FileExistsError):
-    """The export's output file exists and --force was not given."""
-
-
 def _open(args: argparse.Namespace, *, create: bool = False) -> Store:
-    return Store(args.db, create=create)
+    """The database; a reading command (create=False) refuses a missing file by name, so a
+    mistyped --db or COMPANION_DB is not shown as an empty history."""
+    try:
+        return Store(args.db, create=create)
+    except NoDatabase:
+        path = args.db or default_path()
+        raise NoDatabase(f"no database at {str(path)!r}: check --db or ${ENV_VAR} (a database "
+                         f"is made by the first game stored)") from None
 
 
 def _game_id(text: str) -> int:
@@ -86,18 +87,17 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def _history_json(record: GameRecord) -> dict[str, Any]:
     return {"id": record.id, "game": record.game, "config": record.config,
+            "status": record.status, "reason": record.reason, "damage": record.damage,
             "started": record.started, "finished": record.finished,
             "players": list(record.players), "scores": list(record.scores),
             "winners": list(record.winners),
-            "winner_names": [record.players[w] for w in record.winners]}
+            "winner_names": [record.players[w] for w in record.winners
+                             if 0 <= w < len(record.players)]}
 
 
 def run_history(args: argparse.Namespace) -> int:
-    try:
-        with _open(args) as store:
-            records = store.games(None if args.all else "finished")
-    except NoDatabase:
-        records = []
+    with _open(args) as store:
+        records = store.games(None if args.all else "finished")
     if args.json:
         print(json.dumps([_history_json(r) for r in records]))
         return 0
@@ -108,9 +108,13 @@ def run_history(args: argparse.Namespace) -> int:
     for r in records:
         title = registry[r.game].title if r.game in registry else r.game
         when = (r.finished or r.started)[:16].replace("T", " ")
-        if r.status == "finished":
-            who = and_list((r.players[w] for w in r.winners), empty="nobody")
+        if r.damage:
+            tail = f"{', '.join(r.players)}; damaged ({r.damage})"
+        elif r.status == "finished" and len(r.scores) == len(r.players):
+            who = and_list((r.players[w] for w in r.winners if w < len(r.players)), empty="nobody")
             tail = f"{_scores(list(r.players), list(r.scores))}; winner: {who}"
+        elif r.status == "abandoned":
+            tail = f"{', '.join(r.players)}; abandoned ({r.reason or 'no reason given'})"
         else:
             tail = f"{', '.join(r.players)}; still playing"
         print(f"#{r.id:<4} {when}  {title:<16} {tail}")
@@ -118,12 +122,10 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_players(args: argparse.Namespace) -> int:
-    try:
-        with _open(args) as store:
-            players = store.players()
-            ratings = store.ratings(get_game(args.game).name if args.game else None)
-    except NoDatabase:
-        players, ratings = [], []
+    game = get_game(args.game).name if args.game is not None else None  # '' is no game
+    with _open(args) as store:
+        players = store.players()
+        ratings = store.ratings(game)
     if args.json:
         print(json.dumps({"players": [p.name for p in players],
                           "ratings": [{"player": r.name, "game": r.game,
@@ -139,7 +141,7 @@ def run_players(args: argparse.Namespace) -> int:
         rated.setdefault(r.name, []).append(f"{r.game} {r.rating:.0f} ({r.games} {games_word})")
     width = max(len(p.name) for p in players)
     for p in players:
-        if args.game and p.name not in rated:
+        if game and p.name not in rated:
             continue
         print(f"{p.name:<{width}}  {'; '.join(rated.get(p.name, ['unrated']))}")
     return 0
@@ -147,30 +149,25 @@ def run_players(args: argparse.Namespace) -> int:
 
 # -- export ------------------------------------------------------------------------------
 
-def _write_atomically(path: Path, text: str, force: bool) -> None:
-    if path.exists() and not force:
-        raise ExportExists(f"{str(path)!r} exists: pass --force to replace it")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-    except OSError as exc:
-        raise ExportExists(f"cannot write {str(path)!r}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def run_export(args: argparse.Namespace) -> int:
     game_id = _game_id(args.game_id)
+    output = checked_output(args.output, args.force) if args.output else None
     with _open(args) as store:
         text = "".join(dumps(e) + "\n" for e in store.export(game_id))
-    if args.output:
-        _write_atomically(Path(args.output), text, args.force)
+    if output is not None:
+        write_output(output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
+    return 0
+
+
+# -- games abandon ---------------------------------------------------------------------
+
+def run_abandon(args: argparse.Namespace) -> int:
+    game_id = _game_id(args.game_id)
+    with _open(args) as store:
+        event = store.abandon(game_id, args.reason, source="cli")
+    print(f"Game {game_id} abandoned ({event.reason}); event {event.seq} says so.")
     return 0
 
 
@@ -197,7 +194,8 @@ def register(cli) -> None:
                    help='print {"game", "finished", "scores", "winners", "verdicts"}')
 
     p = cli.command("history", "list finished games with players, scores and winner", run_history)
-    p.add_argument("--all", action="store_true", help="also list games still being played")
+    p.add_argument("--all", action="store_true",
+                   help="also list games still being played and abandoned ones")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--db", metavar="PATH", help=DB_HELP)
 
@@ -206,6 +204,18 @@ def register(cli) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p.add_argument("--db", metavar="PATH", help=DB_HELP)
+
+    games_group = cli.group("games", "manage stored games")
+    p = games_group.add_parser("abandon", help="end a game still being played, with a reason",
+                               description="End a stored game that is still being played (a crash, "
+                                           "players who left) without a result: an 'abandon' event "
+                                           "with the reason. History then shows it as abandoned; it "
+                                           "takes no more moves and counts for no rating.")
+    p.add_argument("game_id", metavar="GAME_ID", help="the game's id (see companion history --all)")
+    p.add_argument("--reason", required=True, metavar="TEXT",
+                   help="why, in a few words (up to 200 characters)")
+    p.add_argument("--db", metavar="PATH", help=DB_HELP)
+    p.set_defaults(func=run_abandon)
 
     p = cli.command("players", "list players and their ratings per game", run_players)
     p.add_argument("--game", metavar="GAME", help="only ratings in this game")
@@ -217,6 +227,6 @@ def register(cli) -> None:
     p.add_argument("game", metavar="GAME", choices=sorted(games()),
                    help=f"the game: {', '.join(sorted(games()))}")
     p.add_argument("names", nargs="+", metavar="NAME", help="the players' names, by seat")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="random seed for the deal and the bots (default 0)")
+    p.add_argument("--seed", type=seed, default=0, metavar="S",
+                   help=f"{SEED_HELP}, for the deal and the bots (default 0)")
     p.add_argument("--db", metavar="PATH", help=DB_HELP)

@@ -260,24 +260,50 @@ def test_errors_are_companion_errors():
 
 
 def test_an_older_file_is_backed_up_then_migrated(db, monkeypatch):
-    with Store(db) as store:  # a version-1 file with a finished game in it
+    with Store(db) as store:  # a version-2 file with a finished game in it
         game_id = store.create_game("ahyoheek", {"players": 2}, ["Ann", "Bob"])
         append(store, game_id, "accepted", {"type": "pick", "seat": 0, "pick": "pen"})
 
-    def v1_to_v2(conn):
+    def v2_to_v3(conn):
         conn.execute("ALTER TABLE players ADD COLUMN colour TEXT NOT NULL DEFAULT 'blue'")
 
-    monkeypatch.setattr(storage, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(storage.MIGRATIONS, 1, v1_to_v2)
+    monkeypatch.setattr(storage, "SCHEMA_VERSION", 3)
+    monkeypatch.setitem(storage.MIGRATIONS, 2, v2_to_v3)
     with Store(db) as store:
         assert store.game(game_id).players == ("Ann", "Bob") and len(store.events(game_id)) == 1
     conn = raw(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
     assert [r[0] for r in conn.execute("SELECT colour FROM players")] == ["blue", "blue"]
-    backups = list(db.parent.glob(f"{db.name}.v1-*.bak"))
+    backups = list(db.parent.glob(f"{db.name}.v2-*.bak"))
     assert len(backups) == 1
-    assert raw(backups[0]).execute("PRAGMA user_version").fetchone()[0] == 1
+    assert raw(backups[0]).execute("PRAGMA user_version").fetchone()[0] == 2
     assert raw(backups[0]).execute("SELECT count(*) FROM events").fetchone()[0] == 1
+
+
+def test_a_version_1_file_is_migrated_so_that_games_can_be_abandoned(db):
+    conn = sqlite3.connect(db, isolation_level=None)  # a file as version 1 made it
+    for sql in storage._V1:
+        conn.execute(sql)
+    conn.execute(f"PRAGMA application_id = {APP_ID}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO players VALUES (1, 'Ann', 'ann', 't'), (2, 'Bob', 'bob', 't')")
+    conn.execute("INSERT INTO games VALUES (1, 'ahyoheek', '{\"players\": 2}', 't', NULL, 'playing')")
+    conn.execute("INSERT INTO seats VALUES (1, 0, 1), (1, 1, 2)")
+    conn.execute("""INSERT INTO events VALUES (1, 1, 'accepted',
+                 '{"type": "pick", "seat": 0, "pick": "pen"}', '[]', NULL, 't', 'cli', NULL)""")
+    conn.close()
+    with Store(db) as store:
+        assert [e.data["pick"] for e in store.events(1)] == ["pen"]
+        store.abandon(1, "the power went out")
+        record = store.game(1)
+        assert (record.status, record.reason) == ("abandoned", "the power went out")
+        assert [e.kind for e in store.events(1)] == ["accepted", "abandon"]
+    conn = raw(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):  # the triggers came along
+        conn.execute("DELETE FROM events")
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert len(list(db.parent.glob(f"{db.name}.v1-*.bak"))) == 1
 
 
 def test_a_failed_migration_leaves_the_file_at_its_old_version(db, monkeypatch):
@@ -288,10 +314,10 @@ def test_a_failed_migration_leaves_the_file_at_its_old_version(db, monkeypatch):
         conn.execute("ALTER TABLE players ADD COLUMN colour TEXT")
         conn.execute("ALTER TABLE nowhere ADD COLUMN x")
 
-    monkeypatch.setattr(storage, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(storage.MIGRATIONS, 1, broken)
+    monkeypatch.setattr(storage, "SCHEMA_VERSION", 3)
+    monkeypatch.setitem(storage.MIGRATIONS, 2, broken)
     with pytest.raises(CompanionError):
         Store(db)
     conn = raw(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
     assert "colour" not in [r[1] for r in conn.execute("PRAGMA table_info(players)")]

@@ -116,6 +116,7 @@ def test_bad_paper_is_an_error_naming_the_choices(tmp_path):
 
 def test_deck_pdf_and_mat_pdf_commands_write_and_say_what(tmp_path, capsys):
     out = tmp_path / "sub" / "ideal.pdf"
+    out.parent.mkdir()  # an output's folder must exist (companion.outputs)
     assert main(["deck", "pdf", "medieval-mastery", "-o", str(out), "--paper", "letter",
                  "--px-per-mm", "1"]) == 0
     said = capsys.readouterr().out
@@ -139,7 +140,7 @@ def test_deck_pdf_and_mat_pdf_commands_write_and_say_what(tmp_path, capsys):
     (["mat", "pdf", "yokir", "-o", "x.pdf", "--paper", "b4"], "invalid choice: 'b4'"),
     (["mat", "pdf", "yokir", "-o", "x.pdf", "--players", "5"], "the Yokir mat seats 3 players, got 5"),
     (["mat", "pdf", "piktas", "-o", "x.pdf", "--players", "many"], "invalid int value: 'many'"),
-    (["mat", "pdf", "yonac", "-o", "."], "-o must name a PDF file, and . is a folder"),
+    (["mat", "pdf", "yonac", "-o", "."], "an output must be a file, and"),
 ])
 def test_bad_arguments_are_one_line_errors(args, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

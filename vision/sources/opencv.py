@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from companion.errors import BadOption
+from vision import imageio
 from vision.sources.base import CameraUnavailable, FrameSource, SourceError, SourceNotFound
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".ppm", ".pgm")
@@ -68,11 +69,13 @@ class VideoFileSource(FrameSource):
 
 
 def read_image(path: Path) -> np.ndarray:
-    """An image file as BGR uint8; a one-line error if it is not an image."""
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise SourceError(f"cannot read {path} as an image")
-    return image
+    """An image file as BGR uint8 through `vision.imageio` (size checked from the header,
+    a truncated file refused); a one-line SourceError naming the file if it is bad."""
+    try:
+        return imageio.read_image(path)
+    except imageio.BadImageFile as exc:
+        why = str(exc).removeprefix(f"{path}: ")
+        raise SourceError(f"cannot read {path} as an image: {why}") from None
 
 
 class ImageFileSource(FrameSource):
