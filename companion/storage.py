@@ -391,13 +391,19 @@ class Store:
     def _open(self, create: bool, make_dirs: bool) -> sqlite3.Connection:
         if self.path != MEMORY:
             file = Path(self.path)
-            if file.is_dir():
-                raise BadDatabase(f"database {self.path!r} is a directory, not a file")
-            if not file.exists():
-                if not create:
-                    raise NoDatabase(f"no database at {self.path!r}")
-                if make_dirs:
-                    file.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                if file.is_dir():
+                    raise BadDatabase(f"database {self.path!r} is a directory, not a file")
+                if not file.exists():
+                    if not create:
+                        raise NoDatabase(f"no database at {self.path!r}")
+                    if make_dirs:
+                        file.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a file where a folder should be, a name too long, ...
+                if isinstance(exc, CompanionError):
+                    raise
+                raise StorageError(f"cannot use the database path {self.path!r}: "
+                                   f"{exc.strerror or exc}") from None
         try:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                    check_same_thread=False)

@@ -4,7 +4,8 @@ without a mat, and the panel's pin map. One small JSON file, written atomically.
 Where: `$COMPANION_DATA_DIR/kiosk.json` (the systemd unit sets it to
 /var/lib/table-companion), else next to the database, else in the user data directory.
 A missing or unreadable file gives the defaults (and a broken one is kept aside as
-kiosk.json.bad), so a bad edit can never stop the kiosk from starting.
+kiosk.json.bad-TIME, never replacing an earlier one), so a bad edit can never stop the
+kiosk from starting.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +74,13 @@ class Prefs:
             raise ValueError(f"pins must be a file name, got {pins!r}")
         prefs = cls(camera=camera.strip(), pins=pins,
                     extra={k: v for k, v in obj.items() if k not in known})
-        return prefs.with_corners([tuple(p) for p in obj.get("corners") or ()])
+        corners = obj.get("corners") or ()
+        if not isinstance(corners, list) or not all(
+                isinstance(p, list) and len(p) == 2
+                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
+                for p in corners):
+            raise ValueError(f"corners must be four [x, y] pairs of numbers, got {corners!r}"[:200])
+        return prefs.with_corners([(p[0], p[1]) for p in corners])
 
 
 def default_dir(db_path: str | None = None) -> Path:
@@ -83,23 +92,56 @@ def default_dir(db_path: str | None = None) -> Path:
     return data_dir()
 
 
-def load(path: Path) -> Prefs:
-    """The settings in `path`, or the defaults when it is missing or broken."""
+def load(path: Path, now: Callable[[], datetime] | None = None) -> Prefs:
+    """The settings in `path`, or the defaults when it is missing or broken. A broken file
+    is kept beside it as kiosk.json.bad-TIME (`now` gives the time; UTC by default)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return Prefs()
-    except OSError as exc:
-        log.warning("cannot read %s (%s): using the default settings", path, exc)
+    except (OSError, UnicodeDecodeError) as exc:
+        log.warning("The kiosk could not read its settings file %s (%s), so it starts with "
+                    "the default settings.", path, getattr(exc, "strerror", None) or exc)
         return Prefs()
     try:
         return Prefs.from_json(json.loads(text))
-    except (ValueError, TypeError) as exc:
-        log.warning("%s is not valid (%s): kept as %s.bad, using the default settings", path, exc,
-                    path.name)
-        with contextlib.suppress(OSError):
-            os.replace(path, path.with_name(path.name + ".bad"))
+    except (ValueError, TypeError, RecursionError) as exc:
+        kept = _set_aside(path, (now or _utc_now)())
+        where = f"it was kept as {kept.name} beside it" if kept else "it could not be moved aside"
+        log.warning("The kiosk settings file %s could not be used (%s), so the kiosk starts with "
+                    "the default settings; %s.", path, _why(exc), where)
         return Prefs()
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _why(exc: BaseException) -> str:
+    """What is wrong with a settings file, in words for a person."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"it is not valid JSON: {exc.msg.lower()} on line {exc.lineno}, column {exc.colno}"
+    if isinstance(exc, RecursionError):
+        return "it is not valid JSON: it nests too deep"
+    return f"a setting is wrong: {exc}"
+
+
+def _set_aside(path: Path, when: datetime) -> Path | None:
+    """Rename a broken file to NAME.bad-TIME (TIME in UTC, to the second), next to it;
+    an earlier backup is never replaced. None if it cannot be moved."""
+    stamp = when.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    for n in range(1, 100):
+        target = path.with_name(f"{path.name}.bad-{stamp}" + (f"-{n}" if n > 1 else ""))
+        try:
+            os.link(path, target)  # fails if the name is taken: nothing is ever replaced
+        except FileExistsError:
+            continue
+        except OSError:
+            break
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return target
+    return None
 
 
 def save(prefs: Prefs, path: Path) -> None:

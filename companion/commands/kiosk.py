@@ -48,20 +48,63 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def check_source(uri: str) -> None:
+    """A camera source that can be checked without taking a camera: a file or folder is
+    opened and closed (its first image read), the rest only parsed. One-line errors."""
+    text = uri.strip()
+    scheme = text.partition(":")[0].lower()
+    if text.lower() in ("synthetic", "none", "picamera2"):
+        return
+    if scheme in ("file", "dir"):
+        from vision.sources import open_source
+
+        with open_source(text):
+            return
+    if scheme not in ("cv", "picamera2", "synthetic"):
+        from vision.sources.base import UnknownSource
+
+        raise UnknownSource(f"unknown camera source {uri!r}: use synthetic, picamera2, cv:N, "
+                            f"file:PATH, dir:PATH or none")
+
+
+def _preflight(args: argparse.Namespace):
+    """Everything that can be wrong before a window opens, each as one line (and before
+    Kivy is imported, so no Kivy log comes first): the database, then the pin map and
+    the camera source (given here, or with --check also those of the kiosk settings)."""
+    from companion.storage import Store
+    from kiosk import prefs
+
+    store = Store(args.db)
+    try:
+        source, pins = args.source, args.pins
+        if args.check:
+            saved = prefs.load(prefs.default_dir(store.path) / prefs.FILE_NAME)
+            source, pins = source or saved.camera, pins or saved.pins
+        if pins:
+            from hardware.pinmap import load_pinmap
+
+            load_pinmap(pins)
+        if source:
+            check_source(source)
+        if not has_display():
+            raise NoDisplay("no display to open the kiosk on: set DISPLAY (a desktop), or run it "
+                            "on the Pi's screen (SDL_VIDEODRIVER=kmsdrm, as the systemd unit does)")
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
 def run(args: argparse.Namespace) -> int:
-    if not has_display():
-        raise NoDisplay("no display to open the kiosk on: set DISPLAY (a desktop), or run it "
-                        "on the Pi's screen (SDL_VIDEODRIVER=kmsdrm, as the systemd unit does)")
     started = time.monotonic()
     from kiosk.boot import configure, tune_process
 
     tune_process()  # before numpy, OpenCV and Kivy load: the memory budget (docs/kiosk.md)
-    configure(args.size, fullscreen=args.fullscreen)
-    from companion.storage import Store
-    from kiosk.app import CompanionApp
-
-    store = Store(args.db)
+    store = _preflight(args)
     try:
+        configure(args.size, fullscreen=args.fullscreen)
+        from kiosk.app import CompanionApp
+
         app = CompanionApp(store, source=args.source, pins=args.pins,
                            panel="none" if args.no_panel else "auto")
         if args.check:
