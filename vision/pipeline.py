@@ -60,15 +60,15 @@ class PipelineParams:
     retry_unknown: int = 3  # a card still unknown is tried again after this many frames
     min_occluder: float = 0.15  # smallest occluder worth reporting, in card areas
     #: A still table costs almost nothing: with the mat found, a frame whose mat region
-    #: (downscaled this many times, bilinear) differs from the last fully processed frame by no more
+    #: (downscaled this many times) differs from the last fully processed frame by no more
     #: than sensor noise in every cell but `still_cells` is that frame again. A cell has
     #: changed when it differs by more than `still_level` grey levels and 5 times the
     #: frame's noise (the median cell difference). At least every `still_refresh` frames
     #: the frame is processed all the same. 0 turns it off.
     still_scale: int = 8
-    still_level: float = 8.0
+    still_level: float = 10.0
     still_cells: int = 4
-    still_refresh: int = 30
+    still_refresh: int = 60
     detect: DetectParams = field(default_factory=DetectParams)
     identify: IdentifyParams = field(default_factory=IdentifyParams)
     track: TrackParams = field(default_factory=TrackParams)
@@ -152,12 +152,17 @@ class Recognizer:
         self._still_shape: tuple[int, ...] = ()
         self._last: FrameResult | None = None
         self._last_full = -(10**9)
+        self._repeat = False  # this frame is the last processed one again
 
     # -- one frame ------------------------------------------------------------
 
     def process(self, image: np.ndarray, t: float, index: int | None = None) -> FrameResult:
         """One frame through every stage, the tracker included."""
         seen = self.see(image, t, index)
+        if self._repeat and self.tracker.quiet:
+            # a still table whose cards are all placed and settled: nothing can change
+            return FrameResult(seen.index, t, seen.mat, seen.cards, seen.occluders_px, seen.occluders_mm,
+                               [], self.tracker.cards, seen.H)
         if self.mat is not None and (seen.mat is None or not seen.mat.ok):
             events = self.tracker.update([], t, ALL, frame=seen.index)
         else:
@@ -176,7 +181,8 @@ class Recognizer:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"a frame must be a BGR uint8 image, got {image.dtype} {image.shape}")
         self._frame = self._frame + 1 if index is None else index
-        if self.mat is not None and self._is_still(image):
+        self._repeat = self.mat is not None and self._is_still(image)
+        if self._repeat:
             self.still_frames += 1
             assert self._last is not None
             return dataclasses.replace(self._last, index=self._frame, t=t)
@@ -196,9 +202,12 @@ class Recognizer:
         k = self.params.still_scale
         crop = image[y0:y1, x0:x1]
         size = (max(1, (x1 - x0) // k), max(1, (y1 - y0) // k))
-        # bilinear: each cell averages 2x2 pixels (noise halved) for a tenth of INTER_AREA's
-        # cost; a card laid anywhere covers dozens of cells all the same
-        return cv2.resize(crop, size, interpolation=cv2.INTER_LINEAR)
+        # Each cell averages a quarter of its pixels: bilinear to twice the size (2x2
+        # pixels each), then areas of 2x2 of those. A bilinear copy alone leaves JPEG's
+        # noise at edges (15 levels, changing from frame to frame); INTER_AREA over all
+        # the pixels gives the same as this at 7 times the cost.
+        half = cv2.resize(crop, (size[0] * 2, size[1] * 2), interpolation=cv2.INTER_LINEAR)
+        return cv2.resize(half, size, interpolation=cv2.INTER_AREA)
 
     def _is_still(self, image: np.ndarray) -> bool:
         """Does the mat region look as it did in the last fully processed frame, but for

@@ -126,6 +126,17 @@ class Tracker:
                            t.id in self._confirmed)
                 for t in self._tracks if t.code is not None and t.place is not None]
 
+    @property
+    def quiet(self) -> bool:
+        """Nothing is pending: every track is a placed card, seen and read as itself in
+        the last frame, settled where it was placed, none missing. The same detections
+        again would change nothing (the pipeline skips the update on a still table)."""
+        n = self.params.place_frames
+        return all(tr.stable and tr.id in self._confirmed and tr.missing_since is None
+                   and tr.seen_run >= n and tr.unseen_run == 0
+                   and self.locate(float(tr.center[0]), float(tr.center[1])) == tr.place
+                   for tr in self._tracks)
+
     def update(self, detections: Sequence[Detection], t: float,
                occluded: Sequence[np.ndarray] | str = (), frame: int | None = None
                ) -> list[Observation]:

@@ -233,3 +233,16 @@ def test_a_placed_card_read_as_unknown_is_held_but_not_shown_as_seen():
 def test_bad_occluded_value_is_refused():
     with pytest.raises(ValueError, match="occluded"):
         Tracker().update([], 0.0, "everything")
+
+
+def test_a_tracker_is_quiet_only_when_nothing_is_pending():
+    tracker = Tracker()
+    det = [Detection((100.0, 100.0), "AS", 0.9)]
+    assert tracker.quiet  # nothing on the table
+    tracker.update(det, 0.0)
+    assert not tracker.quiet  # seen once: not yet placed
+    for i in range(1, 4):
+        tracker.update(det, i / 30)
+    assert tracker.quiet  # placed and settled
+    tracker.update([], 0.2)
+    assert not tracker.quiet  # its place seen empty: a removal may be on its way
