@@ -630,7 +630,11 @@ Pairs = list[tuple[str, str]]
 
 
 def _bits_of(suits: Iterable[str]) -> int:
-    return sum(_SUIT_BIT[s] for s in suits)
+    """The bit mask of a collection of suit letters (repeats allowed)."""
+    mask = 0
+    for s in suits:
+        mask |= _SUIT_BIT[s]
+    return mask
 
 
 def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[list[str]]]:
@@ -684,7 +688,6 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
             bounds[key] = total
         return bounds[key]
 
-    most = bound(frozenset(), frozenset())
     # Without communes a plan scores its partners, the members of the covered suits, and single
     # Jacks and Princesses as members of a King-Queen family of their suit. Each choice of
     # King-Queen marriages first gets a bound over every choice of junior marriages (each Jack
@@ -695,33 +698,23 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
     princess_bits = sum(bit[s] for s in princesses)
     member_sum = [sum(members[s] for s in _SUIT_SETS[mask]) for mask in range(32)]
     pc = [mask.bit_count() for mask in range(32)]
-    senior_list = []
-    for si, (skey, senior, sbits, rbits) in enumerate(seniors):
-        # partners (a Royal one doubled), members of the covered suits (doubled in a Royal
-        # family); at most: every Jack and Princess at its best, the other suits' members
-        part = base + 49 * (skey[2] + pc[rbits]) + member_sum[sbits] + member_sum[rbits]
-        reach_j = (21 * (pc[jack_bits] + pc[jack_bits & rbits])
-                   + 23 * (pc[princess_bits] + pc[princess_bits & rbits]) + member_sum[31 & ~sbits])
-        # the communes can add at most bound(senior_suits, ...): every plan covers those suits
-        top = part + reach_j + bound(skey[0], skey[0])
-        senior_list.append((top, si, skey, senior, part, sbits, rbits))
-    senior_list.sort(key=lambda o: (-o[0], o[1]))
-    junior_list = [(ji, jkey, junior, js, ps, len(jkey[0]))
-                   for ji, (jkey, junior, js, ps) in enumerate(juniors)]
     plans: dict[tuple, tuple[int, list[int], dict[str, list[tuple[int, str]]]]] = {}
     # the cards a commune could take: (card, suit, value, could be a family member), sorted
     # as ties between equal gains go: laid before first, then trick, then hand; deck order
     reach_cards = [(c, _SUIT_BIT[suit(c)], value(c), c[0] not in "KQ") for c in
                    sorted((c for c in cards if c[0] in reach),
                           key=lambda c: (pool.priority(c), deck_order(c)))]
+    reach_set = frozenset(c for c in cards if c[0] in reach)
+    index = {c: i for i, c in enumerate(cards)}
     jp_suits = _bits_of(suit(c) for c in cards if c[0] in reach and c[0] in "JP")
     other_suits = _bits_of(suit(c) for c in cards if c[0] in reach and c[0] not in "KQJP")
 
     def commune_plan(covered: int, senior_suits: int, royal: int,
-                     partners: frozenset[str]) -> tuple[int, list[int], dict[str, list[tuple[int, str]]]]:
+                     partners: frozenset[str]) -> tuple[Any, ...]:
         """The A-communes of the cards no marriage (`partners`) takes, given the families'
-        suits (bit masks): (gain, letters per commune, candidates). Remembered, by the
-        suits that change what a card gains in a commune."""
+        suits (bit masks): (gain, letters per commune, candidates, the cards they take as a
+        set and as a bit mask of `cards`). Remembered, by the suits that change what a card
+        gains in a commune."""
         key = (covered & other_suits, senior_suits & jp_suits, royal & (other_suits | jp_suits),
                partners)
         if key not in plans:
@@ -733,11 +726,28 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
                     cands.setdefault(c[0], []).append((v - fam, c))
             for lst in cands.values():
                 lst.sort(key=lambda gc: -gc[0])
-            plans[key] = (*_commune_plan(cands, leaders), cands)
+            gain, counts = _commune_plan(cands, leaders)
+            taken = frozenset(cands[letter][i][1] for letter, k in
+                              zip(COMMUNE_LETTERS, counts, strict=False) for i in range(k))
+            plans[key] = (gain, counts, cands, taken, sum(1 << index[c] for c in taken))
         return plans[key]
+    senior_list = []
+    for si, (skey, senior, sbits, rbits) in enumerate(seniors):
+        # partners (a Royal one doubled), members of the covered suits (doubled in a Royal
+        # family); at most: every Jack and Princess at its best, the other suits' members
+        part = base + 49 * (skey[2] + pc[rbits]) + member_sum[sbits] + member_sum[rbits]
+        reach_j = (21 * (pc[jack_bits] + pc[jack_bits & rbits])
+                   + 23 * (pc[princess_bits] + pc[princess_bits & rbits]) + member_sum[31 & ~sbits])
+        # the communes can add at most what they add when the families cover only these
+        # suits and take no card from them: a card gains less when more suits are covered
+        most_s = commune_plan(sbits, sbits, rbits, frozenset())[0] if reach else 0
+        senior_list.append((part + reach_j + most_s, si, skey, senior, part, sbits, rbits, most_s))
+    senior_list.sort(key=lambda o: (-o[0], o[1]))
+    junior_list = [(ji, jkey, junior, js, ps, len(jkey[0]))
+                   for ji, (jkey, junior, js, ps) in enumerate(juniors)]
     best = floor
     found: list[tuple[Any, ...]] = []
-    for top, si, skey, senior, part, sbits, rbits in senior_list:
+    for top, si, skey, senior, part, sbits, rbits, most_s in senior_list:
         if top < best:
             break
         senior_suits = skey[0]
@@ -752,7 +762,7 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
                           ji, junior, js | ps) for ji, _, junior, js, ps, nj in junior_list),
                         key=lambda o: -o[0])
         for score, ji, junior, jbits in scored:
-            if score + most < best:
+            if score + most_s < best:
                 break
             covered = _SUIT_SETS[sbits | jbits]
             if score + bound(covered, senior_suits) < best:
@@ -762,13 +772,12 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
                 # the communes without the partners' exclusion first: as many cards or more
                 # for every letter, so at least the gain; often enough to rule the pair out,
                 # and the gain itself when those communes take no partner
-                free, free_counts, free_cands = commune_plan(sbits | jbits, sbits, rbits, frozenset())
+                free, _, _, free_taken, _ = commune_plan(sbits | jbits, sbits, rbits, frozenset())
                 if score + free < best:
                     continue
-                partners = frozenset(c for p in senior + junior for c in p if c[0] in reach)
+                partners = frozenset(c for p in senior + junior for c in p) & reach_set
                 gain = free
-                if any(free_cands[letter][i][1] in partners for letter, k in
-                       zip(COMMUNE_LETTERS, free_counts, strict=False) for i in range(k)):
+                if not partners.isdisjoint(free_taken):
                     gain = commune_plan(sbits | jbits, sbits, rbits, partners)[0]
             best = max(best, score + gain)
             if score + gain == best:
@@ -776,34 +785,34 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
                               (sbits | jbits, sbits, rbits, partners)))
     # the tied plans in the order of the plain search: score, then senior and junior choice
     found.sort(key=lambda f: f[:3])
-    chosen = []
-    for f in found:
-        if f[3] == best:
-            counts, cands = commune_plan(*f[6])[1:] if reach else ([], {})
-            chosen.append((f[4], f[5], counts, cands))
+    tied = chosen = [f for f in found if f[3] == best]
     if len(chosen) > 1:
-        # equal on points, the tie-breaks (keep laid cards, then fewer hand cards) read
-        # which cards the tableau holds, and the first of the best wins: only it is built
-        keys = [_kept(pool, cards, *plan) for plan in chosen]
+        # Equal on points, the tie-breaks (keep laid cards, then fewer hand cards) read which
+        # cards the tableau holds, and the first of the best wins: only it is built. The
+        # cards `_build` lays: the partners, the communes' cards, and every other card of a
+        # suit a family takes (Jacks and Princesses: a King-Queen family's suits).
+        laid_before = sum(1 << i for i, c in enumerate(cards) if pool.source[c] == "before")
+        from_hand = sum(1 << i for i, c in enumerate(cards) if pool.source[c] == "hand")
+        jp_of = [sum(1 << i for i, c in enumerate(cards) if c[0] in "JP" and bit[suit(c)] & mask)
+                 for mask in range(32)]
+        rest_of = [sum(1 << i for i, c in enumerate(cards) if c[0] not in "KQJP" and bit[suit(c)] & mask)
+                   for mask in range(32)]
+        keys = []
+        for f in chosen:
+            covered, sbits = f[6][0], f[6][1]
+            used = sum(1 << index[c] for p in f[4] + f[5] for c in p) | jp_of[sbits] | rest_of[covered]
+            if reach:
+                used |= commune_plan(*f[6])[4]
+            keys.append((-(laid_before & ~used).bit_count(), (from_hand & used).bit_count() * -1))
         chosen = [chosen[keys.index(max(keys))]]
-    return [_build(pool, xenocrats, cards, senior, junior, counts, cands)
-            for senior, junior, counts, cands in chosen]
+    def build(f: tuple[Any, ...]) -> list[list[str]]:
+        counts, cands = commune_plan(*f[6])[1:3] if reach else ([], {})
+        return _build(pool, xenocrats, cards, f[4], f[5], counts, cands)
 
-
-def _kept(pool: _Pool, cards: list[str], senior: Pairs, junior: Pairs, counts: list[int],
-          cands: dict[str, list[tuple[int, str]]]) -> tuple[int, int]:
-    """(-laid cards left out, -hand cards used) of the cards outside the Religious communes in
-    the tableau `_build` makes of a plan, without building it."""
-    used = {c for p in senior + junior for c in p}
-    for letter, k in zip(COMMUNE_LETTERS, counts, strict=False):
-        used.update(cands[letter][i][1] for i in range(k))
-    senior_suits = {suit(c) for p in senior for c in p}
-    covered = senior_suits | {suit(c) for p in junior for c in p}
-    for c in cards:
-        if c not in used and c[0] not in "KQ" and suit(c) in (senior_suits if c[0] in "JP" else covered):
-            used.add(c)
-    return (-sum(1 for c in cards if c not in used and pool.source[c] == "before"),
-            -sum(1 for c in used if pool.source[c] == "hand"))
+    plans_out = [build(f) for f in chosen]
+    if chosen is not tied and any(sum(check_group(g).points for g in plan) != best for plan in plans_out):
+        plans_out = [build(f) for f in tied]  # never expected: let the caller weigh them all
+    return plans_out
 
 
 def _build(pool: _Pool, xenocrats: Sequence[str], cards: list[str], senior: Pairs, junior: Pairs,
