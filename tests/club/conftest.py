@@ -1,0 +1,71 @@
+"""A real Mosquitto on 127.0.0.1 at a free port, the hub, and simulated tables."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+pytest.importorskip("paho.mqtt", reason="the club extra (paho-mqtt) is not installed")
+pytest.importorskip("starlette", reason="the club extra (starlette) is not installed")
+
+from club.broker import LocalBroker, free_port  # noqa: E402
+from club.serve import Hub  # noqa: E402
+from club.simulate import SimTable  # noqa: E402
+
+HUB_PASSWORD = "hub-secret"
+DIRECTOR_PASSWORD = "director-secret"
+TABLES = 6
+
+
+def table_password(name: str) -> str:
+    return f"pw-{name}"
+
+
+@pytest.fixture
+def broker(tmp_path):
+    if shutil.which("mosquitto") is None and not shutil.os.path.exists("/usr/sbin/mosquitto"):
+        pytest.skip("mosquitto is not installed (make sysdeps installs it)")
+    users = {"hub": HUB_PASSWORD, **{f"table-{i}": table_password(f"table-{i}")
+                                     for i in range(1, TABLES + 1)}}
+    b = LocalBroker.make(tmp_path / "broker", users).start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def make_hub(tmp_path, broker):
+    hubs: list[Hub] = []
+    port = free_port()
+
+    def make(**kw) -> Hub:
+        hub = Hub.make(tmp_path / "hub.db", broker.address, port, password=HUB_PASSWORD,
+                       director_password=DIRECTOR_PASSWORD, **kw).start()
+        hubs.append(hub)
+        return hub
+    yield make
+    for hub in hubs:
+        if hub.thread is not None and hub.thread.is_alive():
+            hub.stop()
+
+
+@pytest.fixture
+def make_tables(tmp_path, broker):
+    made: list[SimTable] = []
+
+    def make(n: int, *, start: bool = True, **kw) -> list[SimTable]:
+        out = []
+        for i in range(len(made), len(made) + n):
+            name = f"table-{i + 1}"
+            t = SimTable.make(tmp_path / "tables", i, broker.address, table_password(name),
+                              resend_after=kw.pop("resend_after", 1.0), **kw)
+            made.append(t)
+            out.append(t.start() if start else t)
+        return out
+    (tmp_path / "tables").mkdir()
+    yield make
+    for t in made:
+        try:
+            t.club.close()
+        except Exception:
+            pass
