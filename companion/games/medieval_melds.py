@@ -552,29 +552,34 @@ def _commune_plan(candidates: dict[str, list[tuple[int, str]]], leaders: int) ->
     gain and, per letter, how many communes reach it (never more than the letter before)."""
     if not leaders:
         return 0, []
-    # best[k]: (gain, plan) of the letters so far with k communes reaching the last letter
-    best: list[tuple[int, list[int]]] = []
+    # best[k]: (gain, plan) of the letters so far with k communes reaching the last letter;
+    # a plan is kept as (plan of the letters before, k) and unrolled at the end
+    best: list[tuple[int, Any]] = []
     for n, letter in enumerate(COMMUNE_LETTERS):
-        cands = candidates.get(letter, [])
+        cands = candidates.get(letter, ())
         limit = min(len(cands), leaders, len(best) - 1 if n else leaders)
-        top = [0]
-        for gain, _ in cands[:limit]:
-            top.append(top[-1] + gain)
+        top = [0] * (limit + 1)
+        for k in range(limit):
+            top[k + 1] = top[k] + cands[k][0]
         if not n:
-            best = [(top[k], [k]) for k in range(limit + 1)]
+            best = [(top[k], (None, k)) for k in range(limit + 1)]
         else:
             # the best earlier plan with at least k communes (the fewest on a tie), for each k
-            ahead: list[tuple[int, list[int]]] = []
-            for j in range(len(best) - 1, -1, -1):
-                if not ahead or best[j][0] >= ahead[-1][0]:
-                    ahead.append(best[j])
-                else:
-                    ahead.append(ahead[-1])
-            ahead.reverse()
-            best = [(ahead[k][0] + top[k], [*ahead[k][1], k]) for k in range(limit + 1)]
+            ahead = best[-1]
+            new = [ahead] * len(best)
+            for j in range(len(best) - 2, -1, -1):
+                if best[j][0] >= ahead[0]:
+                    ahead = best[j]
+                new[j] = ahead
+            best = [(new[k][0] + top[k], (new[k][1], k)) for k in range(limit + 1)]
         if limit == 0:
             break
-    gain, plan = max(best, key=lambda o: o[0])
+    gain, node = max(best, key=lambda o: o[0])
+    plan: list[int] = []
+    while node is not None:
+        node, k = node
+        plan.append(k)
+    plan.reverse()
     return gain, plan
 
 
