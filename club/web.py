@@ -23,6 +23,7 @@ import html
 import json
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -135,7 +136,11 @@ def make_app(store: HubStore, *, director_password: str | None = None) -> Starle
     async def correct(request: Request) -> Response:
         if not authorised(request):
             return login()
-        form = await request.form()
+        # the form is url-encoded (no file uploads): parsed here, no python-multipart needed
+        raw = await request.body()
+        if len(raw) > 10_000:
+            return PlainTextResponse("Not corrected: the form is too large", status_code=413)
+        form = {k: v[0] for k, v in parse_qs(raw.decode("utf-8", "replace")).items()}
         try:
             table = str(form.get("table", "")).strip()
             game_id = int(str(form.get("game_id", "")).strip())

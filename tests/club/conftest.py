@@ -9,9 +9,11 @@ import pytest
 pytest.importorskip("paho.mqtt", reason="the club extra (paho-mqtt) is not installed")
 pytest.importorskip("starlette", reason="the club extra (starlette) is not installed")
 
-from club.broker import LocalBroker, free_port  # noqa: E402
-from club.serve import Hub  # noqa: E402
-from club.simulate import SimTable  # noqa: E402
+import contextlib
+
+from club.broker import LocalBroker, free_port
+from club.serve import Hub
+from club.simulate import SimTable
 
 HUB_PASSWORD = "hub-secret"
 DIRECTOR_PASSWORD = "director-secret"
@@ -65,7 +67,5 @@ def make_tables(tmp_path, broker):
     (tmp_path / "tables").mkdir()
     yield make
     for t in made:
-        try:
+        with contextlib.suppress(Exception):
             t.club.close()
-        except Exception:
-            pass
