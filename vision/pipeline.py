@@ -16,6 +16,7 @@ identify, track, zones); this module only wires them and converts coordinates.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -34,7 +35,7 @@ from vision.detect import (
     occluders,
 )
 from vision.homography import FOUND, HELD, LOST, MatLock, MatState, find_markers, mat_only, to_plane, top_down
-from vision.identify import IdentifyParams, Identity, identify
+from vision.identify import IdentifyParams, Identity, Prior, identify
 from vision.mats import QUIET_MM, MatSpec
 from vision.templates import Templates, deck_templates
 from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
@@ -146,6 +147,8 @@ class Recognizer:
         self._scale: float | None = None  # without a mat: detection pixels per mm
         self._frame = -1
         self.identifications = 0  # how many times identify() ran (for the benchmark)
+        #: What the rules say may appear next (vision.identify.Prior), set by the session.
+        self.prior: Prior | None = None
         self.still_frames = 0  # frames taken as the last one again (for the benchmark)
         self._still_ref: np.ndarray | None = None  # the mat region of the last processed frame, small
         self._still_box: tuple[int, int, int, int] | None = None
@@ -156,9 +159,11 @@ class Recognizer:
 
     # -- one frame ------------------------------------------------------------
 
-    def process(self, image: np.ndarray, t: float, index: int | None = None) -> FrameResult:
-        """One frame through every stage, the tracker included."""
-        seen = self.see(image, t, index)
+    def process(self, image: np.ndarray | Callable[[], np.ndarray], t: float, index: int | None = None,
+                lores: np.ndarray | None = None) -> FrameResult:
+        """One frame through every stage, the tracker included. `image` and `lores`: as
+        for `see`."""
+        seen = self.see(image, t, index, lores)
         if self._repeat and self.tracker.quiet:
             # a still table whose cards are all placed and settled: nothing can change
             return FrameResult(seen.index, t, seen.mat, seen.cards, seen.occluders_px, seen.occluders_mm,
@@ -176,30 +181,42 @@ class Recognizer:
         """The end of the stream: cards missing now are reported removed."""
         return self.tracker.flush(t, self._frame)
 
-    def see(self, image: np.ndarray, t: float = 0.0, index: int | None = None) -> FrameResult:
-        """The cards (identified) and occluders of one frame, without tracking."""
-        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-            raise ValueError(f"a frame must be a BGR uint8 image, got {image.dtype} {image.shape}")
+    def see(self, image: np.ndarray | Callable[[], np.ndarray], t: float = 0.0, index: int | None = None,
+            lores: np.ndarray | None = None) -> FrameResult:
+        """The cards (identified) and occluders of one frame, without tracking.
+
+        `image`: the frame (BGR), or a function that fetches it: with the mat in view and
+        the table still it is never called (the Pi camera's main stream is then not even
+        copied). `lores`: the same frame smaller and grey (the Pi camera's lores stream,
+        its Y plane), for the still check."""
         self._frame = self._frame + 1 if index is None else index
-        self._repeat = self.mat is not None and self._is_still(image)
+        if lores is None and callable(image):
+            image = image()
+        self._repeat = self.mat is not None and self._is_still(lores if lores is not None else image)
         if self._repeat:
             self.still_frames += 1
             assert self._last is not None
             return dataclasses.replace(self._last, index=self._frame, t=t)
+        if callable(image):
+            image = image()
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError(f"a frame must be a BGR uint8 image, got {image.dtype} {image.shape}")
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if self.mat is not None:
             result = self._see_on_mat(image, gray, t)
-            self._remember_still(image, result)
+            self._remember_still(image, result, lores)
             return result
         return self._see_direct(image, gray, t)
 
     # -- a still table ----------------------------------------------------------
 
     def _still_small(self, image: np.ndarray) -> np.ndarray | None:
-        if self._still_box is None:
+        """The mat region of a frame (or of its lores copy), still_scale times smaller."""
+        if self._still_box is None or not self._still_shape:
             return None
-        x0, y0, x1, y1 = self._still_box
-        k = self.params.still_scale
+        f = image.shape[1] / self._still_shape[1]  # a lores copy is smaller than the frame
+        x0, y0, x1, y1 = (round(v * f) for v in self._still_box)
+        k = max(1, round(self.params.still_scale * f))
         crop = image[y0:y1, x0:x1]
         size = (max(1, (x1 - x0) // k), max(1, (y1 - y0) // k))
         # Each cell averages a quarter of its pixels: bilinear to twice the size (2x2
@@ -215,15 +232,15 @@ class Recognizer:
         p = self.params
         last = self._last
         if (p.still_scale <= 0 or last is None or last.mat is None or last.mat.status != FOUND
-                or self._still_ref is None or self._frame - self._last_full >= p.still_refresh
-                or image.shape[:2] != self._still_shape):
+                or self._still_ref is None or self._frame - self._last_full >= p.still_refresh):
             return False
         small = self._still_small(image)
         if small is None or small.shape != self._still_ref.shape:
             return False
         return still(small, self._still_ref, p.still_level, p.still_cells)
 
-    def _remember_still(self, image: np.ndarray, result: FrameResult) -> None:
+    def _remember_still(self, image: np.ndarray, result: FrameResult,
+                        lores: np.ndarray | None = None) -> None:
         self._last, self._last_full = result, self._frame
         self._still_ref = None
         if result.H is None or self.mat is None:
@@ -238,7 +255,7 @@ class Recognizer:
             return
         self._still_box = (int(x0), int(y0), int(x1), int(y1))
         self._still_shape = image.shape[:2]
-        self._still_ref = self._still_small(image)
+        self._still_ref = self._still_small(lores if lores is not None else image)
 
     # -- with a mat -------------------------------------------------------------
 
@@ -348,7 +365,7 @@ class Recognizer:
                 identity = known.identity
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
-                identity = identify(image, corners_px, self.templates, quad.seen, p.identify)
+                identity = identify(image, corners_px, self.templates, quad.seen, p.identify, self.prior)
                 self.identifications += 1
                 k = identity.rotation
                 same = known is not None and identity.known and known.identity.code == identity.code

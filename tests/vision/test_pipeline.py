@@ -230,3 +230,30 @@ def test_noise_alone_is_still_and_a_small_change_is_not():
     moved[20:24, 30:33] = 250  # a third of a card at 1/8 scale
     assert not still(moved, ref, 8.0, 4)
     assert not still(np.zeros_like(ref), ref, 8.0, 4)  # the camera covered: everything changed
+
+
+def test_with_a_lores_copy_a_still_table_never_fetches_the_full_frame():
+    """The Pi camera's lores stream (its Y plane) is enough to see the table is still: the
+    main stream is fetched only for frames that need working out."""
+    import cv2
+
+    camera = SyntheticCamera(MAT, "yokir", seed=5, size=SIZE, degrade=Degradations(noise=0.5, jpeg=0.4))
+    scenes = [Scene(MAT, "yokir", (place("MT", "play-0"),))] * 30 + \
+             [Scene(MAT, "yokir", (place("MT", "play-0"), place("IA", "trick")))] * 10
+    rec = Recognizer("yokir", MAT)
+    fetched: list[int] = []
+    events = []
+    for i, scene in enumerate(scenes):
+        image, _ = camera.render(scene, i / 30)
+        lores = cv2.cvtColor(cv2.resize(image, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA),
+                             cv2.COLOR_BGR2GRAY)
+
+        def main(image=image, i=i):
+            fetched.append(i)
+            return image
+
+        events += [(e.kind, e.code, i) for e in rec.process(main, i / 30, i, lores=lores).observations]
+    assert [e[:2] for e in events] == [("placed", "MT"), ("placed", "IA")]
+    assert events[1][2] <= 33  # three frames to be placed, as ever
+    assert len([i for i in fetched if 5 <= i < 30]) <= 2  # the still run: hardly ever fetched
+    assert 30 in fetched  # the new card: fetched at once

@@ -211,3 +211,25 @@ def test_a_calibration_file_for_any_source_and_its_errors(tmp_path):
     with open_source(f"dir:{tmp_path}", calibration=str(small)) as src, \
             pytest.raises(CompanionError, match="made at 32x24 and the frames are 64x48"):
         next(src)
+
+
+def test_the_pi_camera_gives_a_yuv420_lores_stream_and_copies_main_only_when_asked(fake_picamera2):
+    from vision.sources.base import SourceError
+
+    with open_source("picamera2", width=64, height=48) as src:
+        camera = fake_picamera2.instances[0]
+        assert camera.config["lores"] == {"size": (64, 48), "format": "YUV420"}  # never below 64x48
+    with open_source("picamera2", width=256, height=144) as src:
+        camera = fake_picamera2.instances[-1]
+        assert camera.config["lores"] == {"size": (128, 72), "format": "YUV420"}
+        first = src.read_lazy()
+        second = src.read_lazy()
+        assert first.lores.shape == (72, 128) and int(first.lores[0, 0]) == 0 and int(second.lores[0, 0]) == 1
+        assert camera.arrays == ["lores", "lores"], "the main stream is not copied unless asked for"
+        main = second.main()
+        assert main.shape == (144, 256, 3) and int(main[0, 0, 0]) == 1
+        assert second.main() is main and camera.arrays.count("main") == 1
+        with pytest.raises(SourceError, match="after the next frame was read"):
+            first.main()
+        assert [f.index for f in (first, second)] == [0, 1] and second.t == pytest.approx(1 / 30)
+    assert camera.stopped and camera.closed

@@ -14,6 +14,14 @@ class _Request:
         self.released = False
 
     def make_array(self, stream: str) -> np.ndarray:
+        assert not self.released, "a released request has no buffers"
+        self._camera.arrays.append(stream)
+        if stream == "lores":
+            assert self._camera.config["lores"]["format"] == "YUV420"
+            w, h = self._camera.config["lores"]["size"]
+            yuv = np.full((h * 3 // 2, w), 128, np.uint8)
+            yuv[:h] = self._camera.captured % 256  # Y: which capture this is
+            return yuv
         assert stream == "main"
         w, h = self._camera.config["main"]["size"]
         frame = np.zeros((h, w, 3), np.uint8)
@@ -39,10 +47,15 @@ class Picamera2:
         self.stopped = False
         self.closed = False
         self.captured = 0
+        self.arrays: list[str] = []  # the streams copied out, in order
         instances.append(self)
 
-    def create_video_configuration(self, main: dict, controls: dict | None = None) -> dict:
-        return {"main": dict(main), "controls": dict(controls or {})}
+    def create_video_configuration(self, main: dict, lores: dict | None = None,
+                                   controls: dict | None = None) -> dict:
+        config = {"main": dict(main), "controls": dict(controls or {})}
+        if lores is not None:
+            config["lores"] = dict(lores)
+        return config
 
     def configure(self, config: dict) -> None:
         self.config = config
