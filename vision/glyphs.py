@@ -296,6 +296,9 @@ class GlyphDecision:
     margin: float
     corner: int
     why: str = ""
+    vetoed: bool = False  # the suit mark's colour ruled out the other colour's suits ...
+    red_suit: bool = False  # ... leaving the red ones (True) or the black ones
+    rank_unclear: bool = False
 
 
 def decide(read: IndexRead, g: Glyphs, min_rank: float, rank_margin: float, min_suit: float,
@@ -303,8 +306,11 @@ def decide(read: IndexRead, g: Glyphs, min_rank: float, rank_margin: float, min_
     """Rank and suit each must be clearly ahead; a suit mark clearly red (or clearly
     black) rules out the suits of the other colour before the suits are compared."""
     suits = read.suits
-    if not np.isnan(read.red) and (read.red >= red_above or read.red <= black_below):
-        suits = [s for s in suits if g.red.get(s[0], False) == (read.red >= red_above)] or suits
+    vetoed = not np.isnan(read.red) and (read.red >= red_above or read.red <= black_below)
+    if vetoed:
+        kept = [s for s in suits if g.red.get(s[0], False) == (read.red >= red_above)]
+        vetoed = bool(kept)
+        suits = kept or suits
     rank, rs = read.ranks[0]
     suit, ss = suits[0]
     rm = rs - read.ranks[1][1] if len(read.ranks) > 1 else rs
@@ -318,4 +324,5 @@ def decide(read: IndexRead, g: Glyphs, min_rank: float, rank_margin: float, min_
     if best is None:
         why.append(f"no card has rank {rank} and suit {suit}")
     code = None if why else best
-    return GlyphDecision(code, best, min(rs, ss), min(rm, sm), read.corner, "; ".join(why))
+    return GlyphDecision(code, best, min(rs, ss), min(rm, sm), read.corner, "; ".join(why), vetoed,
+                         bool(vetoed and read.red >= red_above), rs < min_rank or rm < rank_margin)

@@ -27,8 +27,8 @@ the back's pattern.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -65,7 +65,9 @@ class IdentifyParams:
     red_above: float = 0.45  # a suit mark this red or more is red ...
     black_below: float = 0.15  # ... this little red or less is black
     glyph_face: float = 0.40  # a whole card read by its index must also look like that card
-    glyph_partial: float = 0.65  # a partly hidden card: its rank and suit both this clear
+    glyph_partial: float = 0.72  # a partly hidden card: its rank and suit both this clear
+    glyph_face_lead: float = 0.10  # rank or suit unclear: the faces settle it with this lead
+    prior_gap: float = 0.10  # a likely card this close behind one already in play is taken
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ class Identity:
     best: str
     face: float = float("nan")
     level: int = 0  # the blur level of the templates it was matched at
+    note: str = ""  # how the rules' knowledge settled it ("read as QS; KS is in trick 2")
+    candidates: tuple[tuple[str, float], ...] = ()  # the likely cards, best first (to ask a person)
 
     @property
     def known(self) -> bool:
@@ -185,7 +189,7 @@ def _pair_cached(t: Templates, level: int, kind: str, a: int, b: int):
 
 def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
              seen: Sequence[bool] = (True, True, True, True),
-             params: IdentifyParams = IdentifyParams()) -> Identity:
+             params: IdentifyParams = IdentifyParams(), prior: Prior | None = None) -> Identity:
     """Identify the card inside `quad` (frame pixels, clockwise, as from vision.detect)
     in a BGR frame (a grey frame works, without the colour pass).
 
@@ -286,38 +290,105 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
             known and t.codes[best] not in t.glyphs.codes.values()):
         # A card with a rank and a suit is read by them; a joker clearly matched as a
         # whole corner (it has neither) keeps that answer.
-        return by_glyphs(frame, quad, t, seen, params, exact[best][0], level)
+        return by_glyphs(frame, quad, t, seen, params, level, prior)
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
                     face=faces[rotation], level=level)
 
 
+@dataclass(frozen=True)
+class Prior:
+    """What the rules say may appear next, as plain codes (vision imports no game):
+    `likely`, the cards not yet seen; `placed`, where each card already in play lies,
+    in words for a person ("in trick 2"). A card outside `likely` is still read, but
+    only with a clearly higher lead; when it and a likely card are close, the likely
+    one is taken and the identity's note says why."""
+
+    likely: frozenset[str]
+    placed: Mapping[str, str] = field(default_factory=dict)
+
+    def where(self, code: str) -> str:
+        return self.placed.get(code, "already in play")
+
+
 def by_glyphs(frame: np.ndarray, quad: np.ndarray, t: Templates, seen: Sequence[bool],
-               params: IdentifyParams, corner_score: float, level: int) -> Identity:
-    """The card named by its rank glyph and suit pip read apart (vision.glyphs), checked
-    against the whole face when the whole card is in view: a white label or a patch of
-    paper can look like an ace's corner, but not like its face."""
+              params: IdentifyParams, level: int, prior: Prior | None = None) -> Identity:
+    """The card named by its rank glyph and suit pip read apart (vision.glyphs).
+
+    Rank and suit must each be clearly ahead. When one of them is not, and the whole
+    card is in view, the faces of the close candidates settle it (QS and KS differ in
+    a corner glyph, but their pictures differ everywhere). A whole card read by its
+    index must also look like that card's face: a white label or a patch of paper can
+    look like an ace's corner, but not like its face. With a prior, see `Prior`."""
     from vision.glyphs import decide, read_index
 
-    read = read_index(frame, quad, t.glyphs, seen)
-    d = decide(read, t.glyphs, params.glyph_rank, params.glyph_rank_margin, params.glyph_suit,
+    g = t.glyphs
+    read = read_index(frame, quad, g, seen)
+    d = decide(read, g, params.glyph_rank, params.glyph_rank_margin, params.glyph_suit,
                params.glyph_suit_margin, params.red_above, params.black_below)
-    name = d.best or t.codes[0]
-    j = t.codes.index(name) if name in t.codes else None
-    face = float("nan")
-    code = d.code
-    rotation = d.corner
-    if j is not None:
-        faces = {r: face_score(frame, quad, t, j, r) for r in (0, 2)}
-        rotation = max(faces, key=lambda r: faces[r])
-        face = faces[rotation]
-        if code is not None and all(seen) and face < params.glyph_face:
-            code = None
-    if code is not None and not all(seen) and (
-            d.score < params.glyph_partial or d.margin < 2 * params.glyph_suit_margin):
-        code = None  # part of the card hidden: no face to check, so the index must be plain
+    whole = all(seen)
+    suits = [s for s in read.suits if not d.vetoed or g.red.get(s[0], False) == d.red_suit]
+    cands = []  # (code, score) of every rank and suit combination that reads plainly enough
+    for rank, rs in read.ranks[:2]:
+        for suit, ss in suits[:2]:
+            code = g.codes.get((rank, suit))
+            if code is not None and rs >= params.glyph_rank and ss >= params.glyph_suit:
+                cands.append((code, min(rs, ss)))
+    cands.sort(key=lambda c: -c[1])
+    faces: dict[str, tuple[float, int]] = {}
+
+    def face_of(code: str) -> tuple[float, int]:
+        if code not in faces:
+            j = t.codes.index(code)
+            faces[code] = max(((face_score(frame, quad, t, j, r), r) for r in (0, 2)), key=lambda x: x[0])
+        return faces[code]
+
+    code, note = d.code, ""
+    if code is None and whole and len(cands) > 1:
+        ranked = sorted(cands, key=lambda c: -face_of(c[0])[0])
+        lead = face_of(ranked[0][0])[0] - face_of(ranked[1][0])[0]
+        if lead >= params.glyph_face_lead:
+            code = ranked[0][0]
+    elif code is None and whole and len(cands) == 1 and d.best == cands[0][0] and not d.rank_unclear:
+        code = None  # one suit of the colour left and still not clear: no guess
+    if prior is not None:
+        code, note = _with_prior(code, d, cands, prior, params, whole, face_of)
+    best = code or d.best or (cands[0][0] if cands else t.card_codes[0])
+    face, rotation = face_of(best) if best in t.codes else (float("nan"), d.corner)
+    if code is not None and whole and face < params.glyph_face:
+        code, note = None, ""
+    if code is not None and not whole and (d.score < params.glyph_partial
+                                           or d.margin < 2 * params.glyph_suit_margin):
+        code, note = None, ""  # part of the card hidden: no face to check, so the index must be plain
     return Identity(code=code, score=d.score, margin=d.margin, rotation=rotation,
-                    corners=quad[ROLL[rotation]], best=name, face=face, level=level)
+                    corners=quad[ROLL[rotation]], best=best, face=face, level=level, note=note,
+                    candidates=tuple((c, round(s, 3)) for c, s in cands[:3]))
+
+
+def _with_prior(code, d, cands, prior: Prior, params: IdentifyParams, whole: bool, face_of):
+    """The identity with the rules' knowledge of which cards can still appear."""
+    likely = [c for c in cands if c[0] in prior.likely]
+    if code is not None and code in prior.likely:
+        return code, ""
+    if code is not None:
+        # Read as a card already in play: a likely card close behind it is taken instead;
+        # else the card is kept only with twice the usual lead (the referee then rules on it).
+        close = [c for c in likely if c[1] >= cands[0][1] - params.prior_gap] if cands else []
+        if len(close) == 1 and (not whole or face_of(close[0][0])[0] >= params.glyph_face):
+            return close[0][0], f"read as {close[0][0]}; {code} is {prior.where(code)}"
+        if d.margin >= 2 * max(params.glyph_rank_margin, params.glyph_suit_margin):
+            return code, ""
+        return None, ""
+    # Not clear on its own: if exactly one of the plain readings can still appear, take it.
+    if len(likely) == 1 and len(cands) > 1 and (not whole or face_of(likely[0][0])[0] >= params.glyph_face):
+        others = [c for c, _ in cands if c != likely[0][0]]
+        return likely[0][0], f"read as {likely[0][0]}; {', '.join(others)} {_is_are(others)} " \
+                             f"{prior.where(others[0]) if len(others) == 1 else 'already in play'}"
+    return None, ""
+
+
+def _is_are(items: list) -> str:
+    return "is" if len(items) == 1 else "are"
 
 
 def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float],

@@ -508,7 +508,7 @@ def _self_check(name: str, taken: dict, report: LearnReport) -> None:
     for (code, _n), (_file, face) in taken.items():
         if code == BACK:
             continue
-        ident = by_glyphs(face, quad, t, (True,) * 4, p, 1.0, 0)
+        ident = by_glyphs(face, quad, t, (True,) * 4, p, 0)
         read = read_index(face, quad, t.glyphs)
         if ident.code == code:
             report.confirmed += 1
