@@ -35,7 +35,7 @@ from vision.detect import (
     occluders,
 )
 from vision.homography import FOUND, HELD, LOST, MatLock, MatState, find_markers, mat_only, to_plane, top_down
-from vision.identify import IdentifyParams, Identity, Prior, identify
+from vision.identify import IdentifyParams, Identity, identify
 from vision.mats import QUIET_MM, MatSpec
 from vision.templates import Templates, deck_templates
 from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
@@ -147,8 +147,6 @@ class Recognizer:
         self._scale: float | None = None  # without a mat: detection pixels per mm
         self._frame = -1
         self.identifications = 0  # how many times identify() ran (for the benchmark)
-        #: What the rules say may appear next (vision.identify.Prior), set by the session.
-        self.prior: Prior | None = None
         self.still_frames = 0  # frames taken as the last one again (for the benchmark)
         self._still_ref: np.ndarray | None = None  # the mat region of the last processed frame, small
         self._still_box: tuple[int, int, int, int] | None = None
@@ -365,7 +363,7 @@ class Recognizer:
                 identity = known.identity
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
-                identity = identify(image, corners_px, self.templates, quad.seen, p.identify, self.prior)
+                identity = identify(image, corners_px, self.templates, quad.seen, p.identify)
                 self.identifications += 1
                 k = identity.rotation
                 same = known is not None and identity.known and known.identity.code == identity.code
