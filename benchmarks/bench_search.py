@@ -164,6 +164,10 @@ MM_STARTS: list[dict[str, Any]] = [
      "hand": "QS QC CC JS JC XS PT CS PW"},
     {"before": "PT JP JT PW QS KT PS HC GT DC JS EW FW CS ZW IW", "trick": "CW JW AW QW JC",
      "hand": "ET IT QP KC GS HP XS BT IC"},
+    {"before": "PP DC JW KT PS HT AW KC BW QW JT QP IT GW PC EW LT GC ES",
+     "trick": "CT FS JP MP FC", "hand": "QS DS CC JS JC XS PT BT PW"},
+    {"before": "KC QP JS DS PS JC AS FC PP GC GP EC KP JP QC HT JW CW IS WC FT IW IT",
+     "trick": "JT KW", "hand": "PT PW BT QS KS QW QT CT KT"},
 ]
 
 

@@ -552,6 +552,8 @@ def _commune_plan(candidates: dict[str, list[tuple[int, str]]], leaders: int) ->
     gain and, per letter, how many communes reach it (never more than the letter before)."""
     if not leaders:
         return 0, []
+    if leaders == 1:
+        return _one_commune(candidates)
     # best[k]: (gain, plan) of the letters so far with k communes reaching the last letter;
     # a plan is kept as (plan of the letters before, k) and unrolled at the end
     best: list[tuple[int, Any]] = []
@@ -581,6 +583,23 @@ def _commune_plan(candidates: dict[str, list[tuple[int, str]]], leaders: int) ->
         plan.append(k)
     plan.reverse()
     return gain, plan
+
+
+def _one_commune(candidates: dict[str, list[tuple[int, str]]]) -> tuple[int, list[int]]:
+    """`_commune_plan` with one Apothecary: the commune runs A, B, ... as far as its gains
+    add up to the most (the shortest such run), taking the best card of each letter; the
+    plan lists 1 for each letter it takes and 0 up to the first letter with no card."""
+    total = best = length = 0
+    letters = 0
+    for letter in COMMUNE_LETTERS:
+        cands = candidates.get(letter)
+        letters += 1
+        if not cands:
+            break
+        total += cands[0][0]
+        if total > best:
+            best, length = total, letters
+    return best, [1] * length + [0] * (letters - length)
 
 
 def best_arrangement(before: Sequence[str] = (), trick: Sequence[str] = (),
@@ -743,18 +762,22 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
         part = base + 49 * (skey[2] + pc[rbits]) + member_sum[sbits] + member_sum[rbits]
         reach_j = (21 * (pc[jack_bits] + pc[jack_bits & rbits])
                    + 23 * (pc[princess_bits] + pc[princess_bits & rbits]) + member_sum[31 & ~sbits])
-        # the communes can add at most what they add when the families cover only these
-        # suits and take no card from them: a card gains less when more suits are covered
-        most_s = commune_plan(sbits, sbits, rbits, frozenset())[0] if reach else 0
-        senior_list.append((part + reach_j + most_s, si, skey, senior, part, sbits, rbits, most_s))
+        # the communes can add at most bound(senior_suits, ...): every plan covers those suits
+        senior_list.append((part + reach_j + bound(skey[0], skey[0]), si, skey, senior, part,
+                            sbits, rbits, reach_j))
     senior_list.sort(key=lambda o: (-o[0], o[1]))
     junior_list = [(ji, jkey, junior, js, ps, len(jkey[0]))
                    for ji, (jkey, junior, js, ps) in enumerate(juniors)]
     best = floor
     found: list[tuple[Any, ...]] = []
-    for top, si, skey, senior, part, sbits, rbits, most_s in senior_list:
+    for top, si, skey, senior, part, sbits, rbits, reach_j in senior_list:
         if top < best:
             break
+        # tighter: what the communes add when the families cover only these suits and take no
+        # card from them (a card gains less when more suits are covered)
+        most_s = commune_plan(sbits, sbits, rbits, frozenset())[0] if reach else 0
+        if part + reach_j + most_s < best:
+            continue
         senior_suits = skey[0]
         not_s = ~sbits
         j_s, j_r = jack_bits & sbits, jack_bits & rbits
