@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.commands._args import SEED_HELP, seed
@@ -23,6 +24,7 @@ from companion.demo.run import DEMO_GAMES, demo_game, run_demo
 from companion.games import get_game
 from companion.outputs import checked_folder
 from companion.session import Session
+from companion.storage import Store
 from companion.words import and_list
 
 
@@ -30,6 +32,10 @@ def run(args: argparse.Namespace) -> int:
     demo_game(args.game)  # an unknown game is a usage error before any window opens
     # the folder is checked before the demo plays, not found unwritable at its end
     record = checked_folder(args.record) if args.record is not None else None
+    if args.club:  # club night (issue 21): the table publishes to a club (club/demo_link.py)
+        from club.demo_link import run_on_club
+
+        return run_on_club(args, record, run_headless)
     if not args.headless:
         from companion.demo.kiosk import kiosk_available, run_kiosk
 
@@ -39,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_headless(game: str, seed: int | None, *, record: Path | None = None,
-                 console: Console | None = None) -> int:
+                 console: Console | None = None, store: Store | None = None,
+                 on_session: Callable[[Session], None] | None = None) -> int:
     """Play the demo printing every verdict; 0 when the scores match, 1 when they part."""
     spec = demo_game(game)
     seed = spec.seed if seed is None else seed
@@ -52,6 +59,8 @@ def run_headless(game: str, seed: int | None, *, record: Path | None = None,
         seats = ", ".join(f"seat {i} {n}" for i, n in enumerate(session.players))
         out.line(f"{title} demo, seed {seed}: bots play ({seats}); the synthetic table renders "
                  f"the cards, the recognition reads them, the referee judges.")
+        if on_session is not None:
+            on_session(session)
 
     def step(report: StepReport) -> None:
         text = report.verdict.text if report.verdict else ", ".join(report.words)
@@ -60,7 +69,7 @@ def run_headless(game: str, seed: int | None, *, record: Path | None = None,
     begun = time.perf_counter()
     try:
         result = run_demo(spec.name, seed, on_step=step, on_progress=out.progress, on_session=started,
-                          record=record)
+                          record=record, store=store)
     except DemoMismatch as exc:
         out.close()
         print(f"DEMO FAILED: {exc}", file=sys.stderr)
@@ -94,3 +103,9 @@ def register(cli) -> None:
                    help="print the game instead of opening the kiosk (the default without a display)")
     p.add_argument("--record", default=None, metavar="DIR",
                    help="write annotated frames and the event log (events.jsonl) into DIR")
+    # club night (issue 21, docs/club.md): this table publishes to a club's broker
+    p.add_argument("--club", default=None, metavar="HOST:PORT",
+                   help="publish the game to a club's Mosquitto broker (headless; needs --table)")
+    p.add_argument("--table", default=None, metavar="NAME", help="this table's name in the club")
+    p.add_argument("--club-password-file", default=None, metavar="FILE",
+                   help="this table's broker password (default: $COMPANION_CLUB_PASSWORD)")
