@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -99,6 +100,12 @@ def _register_learned_decks() -> None:
         register_learned()
 
 
+def one_line(text: str) -> str:
+    """An error message as one printable line: a newline, carriage return or other control
+    character from the user's own words is shown escaped (\\n, \\r, \\x1b)."""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", lambda m: repr(m[0])[1:-1], text.strip())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     cli = build()
     try:
@@ -109,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(args.func(args) or 0)
     except CompanionError as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
+        print(f"companion: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("companion: interrupted", file=sys.stderr)

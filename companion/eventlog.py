@@ -9,7 +9,9 @@ the actions and checks that every logged outcome is what the rules compute.
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,8 +108,20 @@ def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
+#: The largest log file read: a whole evening's game is well under a megabyte.
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
 def read_file(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+    """The lines of a log file; BadLog for a missing, unreadable, oversized or non-regular
+    file (a device such as /dev/zero would be read for ever)."""
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadLog(f"cannot read log file {str(path)!r}: not a regular file")
+        if info.st_size > MAX_LOG_BYTES:
+            raise BadLog(f"cannot read log file {str(path)!r}: {info.st_size:,} bytes is more than "
+                         f"the {MAX_LOG_BYTES:,} a log may have")
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BadLog(f"no such log file: {str(path)!r}") from None

@@ -52,7 +52,7 @@ def checked_folder(text: str) -> Path:
     and a folder this process can write in. A file or a device there is refused."""
     path = Path(text).expanduser()
     if path.exists() and not path.is_dir():
-        raise BadOutput(f"an output folder is needed, and {path} is a file")
+        raise BadOutput(f"an output folder is needed, and {path} is not a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

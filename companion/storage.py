@@ -399,6 +399,9 @@ class Store:
                         raise NoDatabase(f"no database at {self.path!r}")
                     if make_dirs:
                         file.parent.mkdir(parents=True, exist_ok=True)
+                elif file.stat().st_size == 0 and not create:  # reading must not make it ours
+                    raise BadDatabase(f"{self.path!r} is empty: not a Table Companion "
+                                      f"database; it was left untouched")
             except OSError as exc:  # a file where a folder should be, a name too long, ...
                 if isinstance(exc, CompanionError):
                     raise
@@ -411,6 +414,13 @@ class Store:
             raise StorageError(f"cannot open database {self.path!r}: {exc}") from None
         conn.row_factory = sqlite3.Row
         try:
+            # A file of a byte or two is no database, but SQLite reads it as an empty one (and
+            # would let us write into it). Checked through SQLite: opening and closing the file
+            # ourselves would drop the locks of this process's other connections to it.
+            if (self.path != MEMORY and Path(self.path).stat().st_size > 0
+                    and conn.execute("PRAGMA page_count").fetchone()[0] == 0):
+                raise BadDatabase(f"{self.path!r} is not a Table Companion database (too short "
+                                  f"to be SQLite); it was left untouched")
             self._check(conn)
             if self.path != MEMORY:
                 mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 
+from companion.commands._args import regular_file
 from companion.errors import CompanionError
 from companion.storage import ENV_VAR
 
@@ -58,7 +59,8 @@ def check_source(uri: str) -> None:
     if scheme in ("file", "dir"):
         from vision.sources import open_source
 
-        with open_source(text):
+        with open_source(text) as source:
+            next(iter(source), None)  # the first image is read: a damaged one is said now
             return
     if scheme not in ("cv", "picamera2", "synthetic"):
         from vision.sources.base import UnknownSource
@@ -83,7 +85,7 @@ def _preflight(args: argparse.Namespace):
         if pins:
             from hardware.pinmap import load_pinmap
 
-            load_pinmap(pins)
+            load_pinmap(regular_file(pins, "pin map"))
         if source:
             check_source(source)
         if not has_display():

@@ -15,6 +15,8 @@ import sys
 import time
 import warnings
 
+from companion.commands._args import regular_file
+
 
 def _say(text: str) -> None:
     print(text)
@@ -25,7 +27,7 @@ def test(args: argparse.Namespace) -> int:
     from hardware.panel import NoGPIO, Panel
     from hardware.pinmap import default_pinmap, load_pinmap
 
-    pinmap = load_pinmap(args.pins) if args.pins else default_pinmap()
+    pinmap = load_pinmap(regular_file(args.pins, "pin map")) if args.pins else default_pinmap()
     factory = None
     if args.mock:
         from gpiozero.pins.mock import MockFactory

@@ -56,13 +56,13 @@ def recognize(args: argparse.Namespace) -> int:
     from vision.pipeline import Recognizer
     from vision.templates import deck_templates
 
-    deck = _deck(args.deck)
-    mat = get_mat(args.game) if args.game else None
-    templates = deck_templates(deck)
     for name in args.images:
         if not Path(name).is_file():
             raise BadImage(f"no such image: {name!r}")
-    folder = _annotate_dir(args.annotate)
+    folder = _annotate_dir(args.annotate)  # before the templates are drawn
+    deck = _deck(args.deck)
+    mat = get_mat(args.game) if args.game else None
+    templates = deck_templates(deck)
     used: set[Path] = set()
     for name in args.images:
         image = read_image(name)
