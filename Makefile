@@ -5,11 +5,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-# Debian packages the kiosk tests need: a virtual X display and Mesa's software GL.
-SYSDEPS := xvfb xauth libgl1 libgl1-mesa-dri libmtdev1
+# Debian packages the tests need: a virtual X display and Mesa's software GL (kiosk);
+# the Mosquitto broker and a headless Chromium (club night: tests/club, make club-demo).
+SYSDEPS := xvfb xauth libgl1 libgl1-mesa-dri libmtdev1 mosquitto chromium
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench screenshots install-pi sysdeps venv clean help
+.PHONY: demo test lint bench screenshots install-pi sysdeps venv clean help club-demo
 
 help:
 	@echo "make demo         set up and run the demo"
@@ -18,6 +19,7 @@ help:
 	@echo "make bench        speed and accuracy benchmarks (results in benchmarks/results/)"
 	@echo "make screenshots  screenshots of every kiosk screen into docs/screenshots/"
 	@echo "make install-pi   install on a Raspberry Pi and enable the kiosk service"
+	@echo "make club-demo    a local Mosquitto, the club hub and three simulated tables"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -38,9 +40,9 @@ sysdeps:
 	@missing=""; for p in $(SYSDEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "Installing$$missing (for the kiosk tests)"; \
+	    echo "Installing$$missing (for the kiosk and club tests)"; \
 	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
-	  else echo "The kiosk tests need these Debian packages:$$missing"; \
+	  else echo "The kiosk and club tests need these Debian packages:$$missing"; \
 	    echo "Install them with: sudo apt-get install$$missing"; exit 1; fi; fi
 
 demo: $(STAMP)
@@ -59,6 +61,10 @@ bench: $(STAMP)
 
 screenshots: $(STAMP) sysdeps
 	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m kiosk.screenshots docs/screenshots
+
+# Club night (docs/club.md): prints the scoreboard's URL, runs until Ctrl-C.
+club-demo: $(STAMP) sysdeps
+	$(BIN)/companion club demo --tables 3
 
 install-pi:
 	bash systemd/install-pi.sh
