@@ -34,7 +34,9 @@ class Hub:
         store = HubStore(str(db))
         app = make_app(store, director_password=director_password)
         config = uvicorn.Config(app, host=http_host, port=http_port, log_level="warning",
-                                access_log=False, lifespan="off")
+                                access_log=False, lifespan="off",
+                                # open scoreboards (event streams) must not hold a stop for long
+                                timeout_graceful_shutdown=1)
         return cls(store, HubListener(store, host, port, password=password, **listener),
                    uvicorn.Server(config), http_host, http_port)
 
