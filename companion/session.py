@@ -112,6 +112,18 @@ class Session:
         with self._lock:
             return list(self._timeline.done)
 
+    def possible(self) -> tuple[frozenset[str], dict[str, str]]:
+        """What the camera should expect next (companion.possible): the cards of the
+        game's deck not yet seen in play, and where each seen one is, in words."""
+        from companion.cards import get_deck
+        from companion.possible import possible
+
+        if self.game.deck is None:  # Ahyoheek: picks on buttons, no cards
+            return frozenset(), {}
+        with self._lock:
+            actions = [e.data for e in self._timeline.done]
+        return possible(actions, get_deck(self.game.deck).codes)
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call `callback(view_model)` after every committed change; returns an unsubscribe."""
         with self._lock:

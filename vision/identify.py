@@ -277,7 +277,14 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
         best = champion
         margin = min(versus(best, j) for j in pool if j != best)
     elif len(pool) > 1:
-        margin = (exact[best][0] - exact[pool[1]][0]) * 2.5  # grey only: scaled gap
+
+        def versus(a: int, b: int) -> float:
+            return (exact[a][0] - exact[b][0]) * 2.5  # grey only: scaled gap
+
+        margin = versus(best, pool[1])
+    note = ""
+    if prior is not None and len(pool) > 1 and t.glyphs is None:
+        best, margin, note = _prior_pick(best, margin, pool, exact, versus, t, prior, params)
 
     score, r_best, _ = exact[best]
     # Which way up: rotations whose coarse index score is as good, settled by the face.
@@ -293,7 +300,38 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
         return by_glyphs(frame, quad, t, seen, params, level, prior)
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
-                    face=faces[rotation], level=level)
+                    face=faces[rotation], level=level, note=note if known else "",
+                    candidates=tuple((t.codes[j], round(exact[j][0], 3)) for j in pool
+                                     if not is_back(t.codes[j]))[:3])
+
+
+def _prior_pick(best: int, margin: float, pool: list[int], exact: dict, versus, t: Templates,
+                prior: Prior, params: IdentifyParams) -> tuple[int, float, str]:
+    """The whole-corner answer with the rules' knowledge (see `Prior`): (card, its
+    margin, the note for the log)."""
+    code = t.codes[best]
+    likely = [j for j in pool if j != best and t.codes[j] in prior.likely]
+    if code in prior.likely:
+        if margin >= params.min_margin:
+            return best, margin, ""
+        # Unclear only against cards already in play: the possible one is taken.
+        against = min((versus(best, j) for j in likely), default=0.5)
+        if against >= params.min_margin and margin > 0:
+            gone = [t.codes[j] for j in pool if j != best and j not in likely]
+            return best, against, f"read as {code}; {gone[0]} is {prior.where(gone[0])}" if gone else ""
+        return best, margin, ""
+    # Read as a card already in play: a likely card close behind it is taken instead.
+    close = [j for j in likely if exact[j][0] >= exact[best][0] - params.prior_gap
+             and exact[j][0] >= params.min_score]
+    if len(close) == 1:
+        j = close[0]
+        others = [k for k in likely if k != j]
+        lead = min((versus(j, k) for k in others), default=0.5)
+        if lead >= params.min_margin:
+            return j, lead, f"read as {t.codes[j]}; {code} is {prior.where(code)}"
+    if margin >= 2 * params.min_margin:
+        return best, margin, ""
+    return best, min(margin, params.min_margin - 1e-6), ""
 
 
 @dataclass(frozen=True)
