@@ -44,3 +44,35 @@ class Observation:
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Observation:
         return cls(**obj)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A card lying still that the camera cannot name for sure: the screen asks the
+    players, who answer with one touch or a seat button.
+
+    key: the card's identity on the table (the same key while it lies still; vision
+    makes it). zone / zone_kind / seat: where it lies, as in `Observation`.
+    candidates: the likely cards with their scores, best first (two or three).
+    crop_png: the card as the camera sees it, turned upright, as PNG bytes (may be empty).
+    t / frame: when it was asked.
+    """
+
+    key: str
+    zone: str
+    zone_kind: str
+    candidates: tuple[tuple[str, float], ...]
+    seat: int | None = None
+    t: float = 0.0
+    frame: int | None = None
+    crop_png: bytes = b""
+
+    def observation(self, code: str) -> Observation:
+        """The observation the answer makes: this card placed where it lies."""
+        return Observation("placed", code, self.zone, self.zone_kind, self.seat, t=self.t, frame=self.frame,
+                           confidence=1.0)
+
+    def evidence(self) -> dict[str, Any]:
+        """What the camera saw, for the log (the crop left out)."""
+        return {"key": self.key, "zone": self.zone, "seat": self.seat, "frame": self.frame,
+                "candidates": [[c, round(float(s), 3)] for c, s in self.candidates]}
