@@ -38,6 +38,7 @@ from club.outbox import Outbox
 log = logging.getLogger(__name__)
 
 SESSION_EXPIRY_S = 7 * 24 * 3600  # a table's session outlives a long evening offline
+SAVE_EVERY_S = 0.5
 
 
 def state_of(view: Any, game_id: int) -> dict[str, Any]:
@@ -74,6 +75,9 @@ class TablePublisher:
         self._sent_upto = self.hub_mark
         self._inflight: dict[int, int] = {}
         self._progress_at = clock()
+        self._acked: list[int] = []
+        self._saved_at = 0.0
+        self._saved_mark = self.hub_mark
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"table-{table}",
                         protocol=mqtt.MQTTv5)
         c.username_pw_set(table, password)
@@ -106,6 +110,10 @@ class TablePublisher:
         self._stop.set()
         self.outbox.wake.set()
         self._thread.join(timeout)
+        try:
+            self._relay_once_acks()
+        except Exception:
+            log.exception("table %s: could not save the last acknowledgements", self.table)
         if will:
             self._client.disconnect(reasoncode=_will_reason())
         else:
@@ -191,19 +199,17 @@ class TablePublisher:
                 self._stop.wait(0.5)
 
     def _relay_once(self) -> None:
-        acked = []
         while self._acks:
             mid, ok = self._acks.popleft()
             seq = self._inflight.pop(mid, None)
             if seq is not None and ok:
-                acked.append(seq)
-        self.outbox.mark_acked(acked)
+                self._acked.append(seq)
         if self._marks:
             mark = max(self._marks.popleft() for _ in range(len(self._marks)))
             if mark > self.hub_mark:
                 self.hub_mark = mark
                 self._progress_at = self.clock()
-                self.outbox.set_hub_mark(mark)
+        self._save()
         if not self.connected.is_set():
             return
         if self._reconnected:  # paho resends its own in-flight; the rest go again from the mark
@@ -228,6 +234,28 @@ class TablePublisher:
                 return
             self._inflight[info.mid] = row.seq
             self._sent_upto = row.seq
+
+    def _relay_once_acks(self) -> None:
+        while self._acks:
+            mid, ok = self._acks.popleft()
+            seq = self._inflight.pop(mid, None)
+            if seq is not None and ok:
+                self._acked.append(seq)
+        self._save(now=True)
+
+    def _save(self, *, now: bool = False) -> None:
+        # Acks and the hub's mark are written in batches, at most every SAVE_EVERY_S: each
+        # write is a transaction that waits for the session's writer, and losing one only
+        # means a row is sent again.
+        if not now and time.monotonic() - self._saved_at < SAVE_EVERY_S:
+            return
+        self._saved_at = time.monotonic()
+        if self._acked:
+            acked, self._acked = self._acked, []
+            self.outbox.mark_acked(acked)
+        if self.hub_mark > self._saved_mark:
+            self._saved_mark = self.hub_mark
+            self.outbox.set_hub_mark(self.hub_mark)
 
     def _rewind(self, why: str) -> None:
         if self._sent_upto > self.hub_mark:
