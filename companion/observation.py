@@ -20,7 +20,8 @@ class Observation:
     zone / zone_kind / seat: where the card is now ("removed": where it was); zone kinds
     are "play" (a seat's play area), "field", "trick", "meld", "stash", "pile", "table".
     from_zone / from_seat: where a "moved" card came from. t: the frame's time in seconds;
-    frame: its index; confidence: the identification's confidence, 0..1.
+    frame: its index; confidence: the identification's confidence, 0..1. note: why the
+    camera chose between close readings, when the referee's possible cards settled it.
     """
 
     kind: str
@@ -33,13 +34,14 @@ class Observation:
     t: float = 0.0
     frame: int | None = None
     confidence: float = 1.0
+    note: str = ""  # how the rules' knowledge settled the reading ("read as QS; KS is ...")
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"observation kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return {k: v for k, v in asdict(self).items() if v is not None and not (k == "note" and not v)}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Observation:
