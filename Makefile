@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 SYSDEPS := xvfb xauth libgl1 libgl1-mesa-dri libmtdev1 mosquitto chromium
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench screenshots install-pi sysdeps venv clean help club-demo
+.PHONY: demo test lint bench screenshots install-pi pi-check sysdeps venv clean help club-demo
 
 help:
 	@echo "make demo         set up and run the demo"
@@ -68,6 +68,9 @@ club-demo: $(STAMP) sysdeps
 
 install-pi:
 	bash systemd/install-pi.sh
+
+pi-check: $(STAMP)
+	$(BIN)/python systemd/pi_check.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
