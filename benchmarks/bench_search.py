@@ -85,6 +85,8 @@ PIKTAS_STARTS = [
     {"hand": "M4 coyote M6 U5 U8 O2", "field": "U3 O6 O7 M5 serpent", "covered": "O4"},
     {"hand": "reeds U5 lion M8 M6 M4", "field": "M7 U6 U7 M5 U4 U3", "covered": ""},
     {"hand": "U2 O6 U1 U4 serpent O3", "field": "U5 O4 O5 U6 U3 U7", "covered": ""},
+    # bench_piktas's slowest searched pool
+    {"hand": "W9 O8 M8 O9 W8 W4", "field": "W6 O7 tree O6 W5 W7", "covered": ""},
 ]
 
 
