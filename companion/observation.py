@@ -45,7 +45,11 @@ class Observation:
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Observation:
-        return cls(**obj)
+        """From `to_json()`; keys that are no field (a logged answer's "asked") are left out."""
+        return cls(**{k: v for k, v in obj.items() if k in _FIELDS})
+
+
+_FIELDS = frozenset(Observation.__dataclass_fields__)
 
 
 @dataclass(frozen=True)

@@ -28,15 +28,23 @@ from companion import table
 from companion.errors import BadLog, CompanionError, IllegalAction
 from companion.games import Action, Game, State, get_game, make_game
 from companion.games.base import describe_event
-from companion.observation import Observation
+from companion.observation import Observation, Question
 from companion.storage import Event, GameRecord, GameWriter, NotPlaying, Store, Timeline
-from companion.viewmodel import Verdict, ViewModel
+from companion.viewmodel import QuestionView, Verdict, ViewModel
 
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[ViewModel], None]
 CAMERA_STATES = ("ok", "no camera", "mat lost")
 AWAITING_NEXT = "Confirm the referee's call, or undo the last move."
+AnswerListener = Callable[[str, str], None]
+
+
+class NoQuestion(CompanionError, KeyError):
+    """An answer or a withdrawal names a question that is not pending."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 class Session:
@@ -59,6 +67,9 @@ class Session:
         self._camera = "ok"
         self._stale = False
         self._caught_up = False
+        # cards the camera cannot name, by key, oldest first: shown, not logged until answered
+        self._questions: dict[str, Question] = {}
+        self._answer_listeners: list[AnswerListener] = []
         self._view = self._build_view()
 
     # -- making one ----------------------------------------------------------------------
@@ -139,10 +150,12 @@ class Session:
             observation: Observation | None = None) -> Verdict:
         """Judge `action`: accepted, it is stored, committed, then applied on screen;
         rejected, it is stored with the reason and the verdict awaits acknowledgement."""
-        _check_source(source)
         if not isinstance(action, Action):
             raise TypeError(f"act() takes an Action, got {action!r}")
-        obs = None if observation is None else observation.to_json()
+        return self._judge(action, source, None if observation is None else observation.to_json())
+
+    def _judge(self, action: Action, source: str, obs: dict[str, Any] | None) -> Verdict:
+        _check_source(source)
         with self._lock:
             with self._writing() as tx:
                 try:
@@ -166,18 +179,106 @@ class Session:
         adapter, or one the adapter cannot read, is logged as rejected with the reason."""
         if not isinstance(observation, Observation):
             raise TypeError(f"observe() takes an Observation, got {observation!r}")
+        return self._observe(observation, source, None)
+
+    def _observe(self, observation: Observation, source: str,
+                 asked: dict[str, Any] | None) -> Verdict | None:
+        """observe(), with the evidence of an answered question kept in the log."""
+        _check_source(source)
+        obs = observation.to_json()
+        if asked is not None:
+            obs["asked"] = asked
         with self._lock:
             try:
                 action = table.observation_to_action(self._state, observation)
             except CompanionError as exc:
                 with self._writing() as tx:
                     event = tx.append("rejected", self._rejection(None), source=source,
-                                      reason=str(exc), observation=observation.to_json())
+                                      reason=str(exc), observation=obs)
                 self._settle(event)
                 return self._verdict
             if action is None:
                 return None
-            return self.act(action, source, observation=observation)
+            return self._judge(action, source, obs)
+
+    # -- questions: cards the camera cannot name -------------------------------------------
+    def ask(self, question: Question) -> None:
+        """Ask the players to name a card the camera sees but cannot name: it is pending
+        (in the view model's `question`, oldest first) until answered or withdrawn. Asking
+        again with the same key replaces the question. Nothing is logged until the answer."""
+        if not isinstance(question, Question):
+            raise TypeError(f"ask() takes a Question, got {question!r}")
+        if not question.candidates:
+            raise ValueError(f"question {question.key!r} has no candidate cards to offer")
+        with self._lock:
+            if self._questions.get(question.key) == question:
+                return
+            self._questions[question.key] = question
+            self._refresh()  # published now: the screen shows it with the next frame
+
+    def questions(self) -> list[Question]:
+        """The pending questions, oldest first."""
+        with self._lock:
+            return list(self._questions.values())
+
+    def question_crop(self, key: str) -> bytes:
+        """The camera's picture of a pending question's card (PNG bytes, may be empty)."""
+        with self._lock:
+            return self._pending(key).crop_png
+
+    def answer(self, key: str, code: str, source: str = "touch") -> Verdict | None:
+        """The players name the card of question `key`: it goes to the referee as the
+        camera's observation of `code` where the card lies (`Session.observe`), and the
+        logged event's observation keeps the evidence under "asked" (the candidates, their
+        scores, the answer and who gave it). A card the rules forbid is ruled on as any."""
+        _check_source(source)
+        if not isinstance(code, str) or not code.strip():
+            raise ValueError(f"an answer is a card's code, got {code!r}")
+        with self._lock:
+            question = self._pending(key)
+            asked = {"candidates": [c for c, _ in question.candidates],
+                     "scores": [round(float(s), 3) for _, s in question.candidates],
+                     "answer": code, "source": source}
+            del self._questions[key]
+            try:
+                verdict = self._observe(question.observation(code), source, asked)
+            except BaseException:
+                self._questions[key] = question  # nothing was stored: still to be answered
+                raise
+            if verdict is None:  # the adapter saw no move in it: the question is gone all the same
+                self._refresh()
+            listeners = list(self._answer_listeners)
+        for listener in listeners:
+            try:
+                listener(key, code)
+            except Exception:
+                log.exception("an answer listener failed on game %s", self.game_id)
+        return verdict
+
+    def withdraw(self, key: str) -> bool:
+        """Drop a pending question (its card left the table); False when none has `key`."""
+        with self._lock:
+            if self._questions.pop(key, None) is None:
+                return False
+            self._refresh()
+            return True
+
+    def on_answer(self, callback: AnswerListener) -> Callable[[], None]:
+        """Call `callback(key, code)` after every answered question (vision learns the
+        card: `Recognizer.resolve`); returns an unsubscribe."""
+        with self._lock:
+            self._answer_listeners.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock, suppress(ValueError):
+                self._answer_listeners.remove(callback)
+        return unsubscribe
+
+    def _pending(self, key: str) -> Question:
+        try:
+            return self._questions[key]
+        except (KeyError, TypeError):
+            raise NoQuestion(f"no question {key!r} is pending in game {self.game_id}") from None
 
     def undo(self, source: str = "touch") -> bool:
         """Take back the last accepted event in effect (False at the start of the game).
@@ -382,7 +483,11 @@ class Session:
 
     def _verdict_of(self, event: Event) -> Verdict | None:
         if event.kind == "accepted":
-            text = " ".join(_sentence(s) for s in [self._words(event.data)]
+            note = (event.observation or {}).get("note")
+            words = self._words(event.data)
+            if note and isinstance(note, str):  # how the rules settled the camera's reading
+                words = f"{words.rstrip('.')} ({note})"
+            text = " ".join(_sentence(s) for s in [words]
                             + [self._describe(o) for o in event.outcomes])
             return Verdict(True, text, seat=event.data.get("seat"))
         if event.kind in ("undo", "redo"):
@@ -428,7 +533,23 @@ class Session:
             winners=tuple(state.winners()), events=len(self._timeline.done),
             can_undo=bool(self._timeline.done) and self._timeline.abandoned is None,
             can_redo=bool(self._timeline.undone) and self._timeline.abandoned is None,
-            table=dict(v.get("table") or {}), camera=self._camera)
+            table=dict(v.get("table") or {}), camera=self._camera, question=self._question_view())
+
+    def _question_view(self) -> QuestionView | None:
+        """The oldest pending question as the screen shows it."""
+        if not self._questions:
+            return None
+        q = next(iter(self._questions.values()))
+        return QuestionView(q.key, q.zone, q.seat, tuple((c, self._card_words(c)) for c, _ in q.candidates),
+                            crop=bool(q.crop_png), waiting=len(self._questions))
+
+    def _card_words(self, code: str) -> str:
+        from companion.words import card_name
+
+        try:
+            return card_name(code, str(self.game.deck)) if self.game.deck else code
+        except (KeyError, CompanionError):
+            return code
 
     def _refresh(self) -> None:
         self._view = self._build_view()

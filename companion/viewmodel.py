@@ -30,6 +30,25 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class QuestionView:
+    """A card lying still that the camera cannot name, as the screen asks about it.
+
+    key: the card's key on the table (answer with `Session.answer(key, code)`).
+    candidates: (code, name in words) of the likely cards, best first, one button each.
+    crop: whether the camera's picture of the card exists (`Session.question_crop(key)`
+    gives its PNG bytes: they stay out of this JSON-able picture). waiting: how many
+    questions are pending in all (this one is the oldest).
+    """
+
+    key: str
+    zone: str
+    seat: int | None
+    candidates: tuple[tuple[str, str], ...]
+    crop: bool = False
+    waiting: int = 1
+
+
+@dataclass(frozen=True)
 class ViewModel:
     """One published picture of a game in play (see `State.view()` for the engine's part)."""
 
@@ -52,6 +71,7 @@ class ViewModel:
     can_redo: bool = False
     table: dict[str, Any] = field(default_factory=dict)  # game extras (trump, field, picked...)
     camera: str = "ok"  # "ok", "no camera", "mat lost"
+    question: QuestionView | None = None  # the oldest card the camera asks the players to name
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

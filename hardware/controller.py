@@ -10,6 +10,9 @@ Buttons:
 - confirm: `session.confirm()` (accept the referee's call); undo: `session.undo()` (drop
   the last event); menu: the `on_menu` callback (the kiosk opens its menu), if any. The
   session logs them, and every action, with the source "panel".
+- A question pending (the camera asks the players to name a card, `view.question`):
+  button k of any seat answers with the k-th candidate (`session.answer`), before any
+  of the uses below; a button past the candidates is ignored.
 - Ahyoheek: a seat's buttons 0, 1, 2 pick pen, page, beetle. A seat not in play (not seated,
   or out of a sudden death) is ignored, and so is pressing the pick the seat already has.
 - Other games: when the seat to act has a few choices that name no card (Yokir bidding:
@@ -112,7 +115,14 @@ class PanelController:
             if self.on_menu is not None:
                 self.on_menu()
             return None
-        action = self.action_for(event, self.session.view())
+        view = self.session.view()
+        question = getattr(view, "question", None)
+        if question is not None and event.kind == "seat" and callable(getattr(self.session, "answer", None)):
+            if event.index is None or not 0 <= event.index < len(question.candidates):
+                return None
+            code = question.candidates[event.index][0]
+            return self.session.answer(question.key, code, source=self.source)  # type: ignore[attr-defined]
+        action = self.action_for(event, view)
         if action is None:
             return None
         return self.session.act(action, source=self.source)
