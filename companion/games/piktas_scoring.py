@@ -715,10 +715,12 @@ class _Solver:
 
     def best_total(self) -> int:
         """The best total without a Full Hand (all there is for a pool with no hand)."""
-        self._search()
+        self._search(slack=0)
         return self.top_total
 
-    def _search(self) -> list[tuple[int, int, int, tuple[_Cand, ...], _Option]]:
+    def _search(self, slack: int = 2) -> list[tuple[int, int, int, tuple[_Cand, ...], _Option]]:
+        """The arrangements within `slack` of the best total (2: a Full Hand could lift them;
+        0 when only the best total is wanted), in search order; sets `top_total`."""
         duo_points = 4 * len(self.duos)
         duo_unit = 4 if self.duos else 0
         cands = self.cands
@@ -751,13 +753,13 @@ class _Solver:
         def leaf(used: int, points: int, unit: int, card: int) -> None:
             for opt in self._leftover(self.all_pips & ~used):
                 total = points + opt.total
-                if total >= top[0] - 2:
+                if total >= top[0] - slack:
                     top[0] = max(top[0], total)
                     near.append((total, max(unit, opt.best_unit), max(card, opt.best_card),
                                  tuple(chosen), opt))
 
         def visit(allowed: int, used: int, points: int, unit: int, card: int, bound: float) -> None:
-            if bound < top[0] - 2 - 1e-9:
+            if bound < top[0] - slack - 1e-9:
                 return
             leaf(used, points, unit, card)
             while allowed:
@@ -772,7 +774,7 @@ class _Solver:
 
         visit((1 << len(cands)) - 1, 0, duo_points, duo_unit, 0, duo_points + sum(weight))
         self.top_total = top[0]
-        return [leaf for leaf in near if leaf[0] >= top[0] - 2]
+        return [leaf for leaf in near if leaf[0] >= top[0] - slack]
 
     def _best_for(self, hand: tuple[str, ...],
                   near: list[tuple[int, int, int, tuple[_Cand, ...], _Option]]) -> Score:
