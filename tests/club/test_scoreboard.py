@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 from chromium import Chromium, chromium_path
-from conftest import DIRECTOR_PASSWORD
+from conftest import DIRECTOR_PASSWORD, need
 
 from club.simulate import audit, wait_for
 
@@ -86,8 +86,8 @@ def test_a_table_that_drops_off_is_marked_offline_by_its_last_will(evening):
              10, "the last will marking the table offline")
 
 
-@pytest.mark.skipif(chromium_path() is None, reason="chromium is not installed (make sysdeps)")
 def test_a_real_browser_shows_the_scores_and_updates_by_itself(make_hub, make_tables):
+    need(chromium_path() is not None, "chromium is not installed (make sysdeps installs it)")
     hub = make_hub()
     (t1, t2) = make_tables(2)
     t1.play_game()
