@@ -28,6 +28,10 @@ PAGE = """<!doctype html>
   .wide { padding:0 1rem; overflow-x:auto; }
   .wide table { background:var(--card); border-radius:.5rem; }
   @media (min-width: 1600px) { body { font-size:24px; } }
+  @media (max-width: 600px) {
+    #results thead { display:none; } #results tr { display:block; padding:.35rem .2rem; border-bottom:1px solid #333; }
+    #results td { display:inline; padding:0 .3rem 0 0; } #results td:nth-child(3), #results td:nth-child(4) { display:block; }
+    #results td:nth-child(4) { color:var(--dim); font-size:.9rem; } }
 </style>
 </head>
 <body>
