@@ -16,13 +16,14 @@ identify, track, zones); this module only wires them and converts coordinates.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from companion.observation import Observation
+from companion.observation import Observation, Question
 from vision.detect import (
     ROLL,
     BlobMemo,
@@ -35,12 +36,16 @@ from vision.detect import (
     occluders,
 )
 from vision.homography import FOUND, HELD, LOST, MatLock, MatState, find_markers, mat_only, to_plane, top_down
-from vision.identify import IdentifyParams, Identity, Prior, identify
+from vision.identify import IdentifyParams, Identity, Prior, identify, warp_card
 from vision.mats import QUIET_MM, MatSpec
 from vision.outline import find_outlines
 from vision.templates import Templates, deck_templates
 from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
 from vision.zones import locator, zone_at
+
+log = logging.getLogger(__name__)
+#: Resolution (px/mm) of the picture of a card the screen asks about.
+QUESTION_PPM = 3.0
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,14 @@ class CardSeen:
     margin: float
     place: Place
     complete: bool = True
+    candidates: tuple[tuple[str, float], ...] = ()  # the likely cards, best first
+    note: str = ""  # how the rules' possible cards settled the reading
+
+    @property
+    def weight(self) -> float:
+        """How much this reading counts towards the card's identity over frames: a
+        clear reading (a wide margin) several times more than one that only just passed."""
+        return float(self.confidence) * float(np.clip(self.margin / 0.1, 0.2, 2.0))
 
     @property
     def center_mm(self) -> tuple[float, float]:
@@ -118,6 +131,10 @@ class FrameResult:
     observations: list[Observation] = field(default_factory=list)
     stable: list[StableCard] = field(default_factory=list)
     H: np.ndarray | None = None  # frame pixels -> mat mm, when the mat is known
+    #: Cards lying still that could not be named: the screen asks (companion.observation).
+    questions: list[Question] = field(default_factory=list)
+    withdrawn: list[str] = field(default_factory=list)  # keys of questions whose card has gone
+    warnings: list[str] = field(default_factory=list)  # identities that changed while still
 
 
 @dataclass
@@ -175,11 +192,35 @@ class Recognizer:
         if self.mat is not None and (seen.mat is None or not seen.mat.ok):
             events = self.tracker.update([], t, ALL, frame=seen.index)
         else:
-            dets = [Detection(c.center_mm, c.code, c.confidence, c.corners_mm) for c in seen.cards]
+            dets = [Detection(c.center_mm, c.code, c.confidence, c.corners_mm, c.weight, c.candidates, c.note)
+                    for c in seen.cards]
             held = seen.mat is not None and seen.mat.status == HELD
             events = self.tracker.update(dets, t, HOLD if held else seen.occluders_mm, frame=seen.index)
+        for warning in self.tracker.warnings:
+            log.warning("frame %d: %s", seen.index, warning)
+        questions = [self._question(key, place, cands, centre, seen, image, t)
+                     for key, place, cands, centre in self.tracker.asking]
         return FrameResult(seen.index, t, seen.mat, seen.cards, seen.occluders_px, seen.occluders_mm, events,
-                           self.tracker.cards, seen.H)
+                           self.tracker.cards, seen.H, questions, list(self.tracker.withdrawn),
+                           list(self.tracker.warnings))
+
+    def resolve(self, key: str, code: str) -> bool:
+        """A person answered the question `key`: the card lies there as `code`."""
+        return self.tracker.resolve(key, code)
+
+    def _question(self, key: str, place: Place, candidates, centre: np.ndarray, seen: FrameResult,
+                  image, t: float) -> Question:
+        """A question about the card lying at `centre` (table mm), with its picture."""
+        crop = b""
+        if seen.cards:
+            card = min(seen.cards, key=lambda c: float(np.linalg.norm(np.asarray(c.center_mm) - centre)))
+            frame = image() if callable(image) else image
+            upright = warp_card(frame, card.corners_px, self.size_mm, QUESTION_PPM)
+            ok, png = cv2.imencode(".png", upright)
+            crop = png.tobytes() if ok else b""
+            if not candidates and card.candidates:
+                candidates = card.candidates
+        return Question(key, place.zone, place.kind, tuple(candidates), place.seat, t, seen.index, crop)
 
     def finish(self, t: float) -> list[Observation]:
         """The end of the stream: cards missing now are reported removed."""
@@ -385,7 +426,7 @@ class Recognizer:
             ordered_mm = corners_mm[ROLL[k]]
             place = zone_at(self.mat, *ordered_mm.mean(axis=0))
             out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
-                                place, quad.complete))
+                                place, quad.complete, identity.candidates, identity.note))
         self._known = kept
         return out
 

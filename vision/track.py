@@ -39,12 +39,19 @@ TABLE = Place("table", "table")
 
 @dataclass(frozen=True)
 class Detection:
-    """One card seen in one frame. code None: a card whose identity is unknown."""
+    """One card seen in one frame. code None: a card whose identity is unknown.
+    weight: how much this reading counts towards the card's identity (a sharp, clear
+    reading more than a blurred, close one). candidates: the likely cards with their
+    scores, best first (what the screen offers when the card stays unnamed). note: why
+    the reading went the way it did, when the rules' possible cards settled it."""
 
     center: tuple[float, float]
     code: str | None = None
     confidence: float = 0.0
     corners: np.ndarray | None = field(default=None, compare=False)  # (4, 2) mm, optional
+    weight: float = 1.0
+    candidates: tuple[tuple[str, float], ...] = ()
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,11 @@ class TrackParams:
     match_mm: float = 40.0  # furthest a card moves between two frames and stays one track
     forget_frames: int = 3  # frames a never-placed (tentative) track survives unseen
     card_radius_mm: float = 38.0  # a card's reach from its centre, for occlusion tests
+    #: A new card is placed with the identity that holds this share of the weighted
+    #: evidence of every frame it has lain still ...
+    lead_share: float = 0.75
+    #: ... and a card still unnamed after lying still this many frames is asked about.
+    ask_frames: int = 8
 
 
 ALL = "all"  # `occluded` value: the whole table is hidden (mat lost, camera covered)
@@ -79,6 +91,15 @@ class _Track:
     confidence: float = 0.0
     missing_since: float | None = None  # stable card whose place is seen empty
     corners: np.ndarray | None = None  # (4, 2) mm where it was last seen, if known
+    evidence: dict = field(default_factory=dict)  # code -> weighted readings while still
+    votes: dict = field(default_factory=dict)  # code -> readings while still
+    offered: dict = field(default_factory=dict)  # candidate code -> summed score while still
+    anchor: np.ndarray | None = None  # where it has lain still since its evidence began
+    still_run: int = 0  # frames it has lain still at the anchor
+    asked: bool = False  # a question about it is out
+    note: str = ""
+    warned: str | None = None  # the other identity its evidence turned to, once warned
+    covered: bool = False  # hidden since it was last seen (a hand may have swapped it)
 
     @property
     def stable(self) -> bool:
@@ -116,6 +137,13 @@ class Tracker:
         self._next_id = 1
         self._visible: set[int] = set()  # tracks detected this frame
         self._confirmed: set[int] = set()  # ... and read as their own code
+        #: Questions raised by the last update: (track key, where, candidates), and the
+        #: keys of questions whose card has gone since (the pipeline turns these into
+        #: companion.observation.Question with a picture of the card).
+        self.asking: list[tuple[str, Place, tuple[tuple[str, float], ...], np.ndarray]] = []
+        self.withdrawn: list[str] = []
+        #: Warnings of the last update: a card whose identity changed while it lay still.
+        self.warnings: list[str] = []
 
     # -- public -------------------------------------------------------------
 
@@ -149,6 +177,7 @@ class Tracker:
         """
         p = self.params
         events: list[Observation] = []
+        self.asking, self.withdrawn, self.warnings = [], [], []
         hold = False
         if isinstance(occluded, str):
             if occluded not in (ALL, HOLD):
@@ -175,6 +204,7 @@ class Tracker:
             tr.positions.append(tr.center)
             tr.codes.append(det.code)
             tr.confs.append(det.confidence)
+            self._gather(tr, det)
             tr.seen_run += 1
             tr.unseen_run = 0
             tr.lost_run = 0
@@ -189,15 +219,24 @@ class Tracker:
         polys = [] if hold else [np.asarray(poly, np.float32).reshape(-1, 1, 2) for poly in occluded]
         for tr in self._tracks:
             if tr.id in self._visible:
+                tr.covered = False
                 continue
             tr.seen_run = 0
             tr.lost_run += 1
+            if tr.stable and not tr.covered and not hold:
+                # Its own place reads as another card with no hand near: noted, and a
+                # warning once the evidence has turned (a card laid exactly on it is the
+                # other explanation, so the reading still counts as a new card too).
+                self._read_otherwise(tr, detections, polys)
             if hold or self._hidden(tr, polys, seen):
+                tr.covered = tr.covered or hold or self._touched(tr, polys)  # a hand was there
                 continue  # covered: hold what we know, count nothing
             tr.unseen_run += 1
             if tr.stable and tr.missing_since is None and tr.unseen_run >= p.remove_frames:
                 tr.missing_since = t
         # A card never placed leaves no trace once it is out of sight for a moment.
+        gone = [tr for tr in self._tracks if not tr.stable and tr.lost_run >= p.forget_frames]
+        self.withdrawn = [_key(tr) for tr in gone if tr.asked]
         self._tracks = [tr for tr in self._tracks if tr.stable or tr.lost_run < p.forget_frames]
 
         for tr in sorted(self._tracks, key=lambda x: x.id):
@@ -205,11 +244,87 @@ class Tracker:
             # the hand's: it moves only once the hand has let go.
             if tr.id in self._visible and self._settled(tr) and not (tr.stable and self._touched(tr, polys)):
                 events.extend(self._settle(tr, t, frame))
+            elif (tr.id in self._visible and not tr.stable and not tr.asked and tr.still_run >= p.ask_frames
+                  and not self._touched(tr, polys)):
+                tr.asked = True
+                place = self.locate(float(tr.center[0]), float(tr.center[1]))
+                offered = sorted(tr.offered.items(), key=lambda kv: -kv[1])[:3]
+                n = max(1, tr.still_run)
+                self.asking.append((_key(tr), place, tuple((c, round(v / n, 3)) for c, v in offered),
+                                    tr.center.copy()))
         return self._expire(t, frame, events)
+
+    def _gather(self, tr: _Track, det: Detection) -> None:
+        """Add one frame's reading to the evidence of a card lying still; a card that
+        moves starts its evidence afresh. A placed card whose evidence turns clearly to
+        another identity while it has not moved is a warning, once."""
+        p = self.params
+        if tr.anchor is None or float(np.linalg.norm(tr.center - tr.anchor)) > p.still_mm:
+            tr.anchor, tr.still_run = tr.center.copy(), 0
+            tr.evidence, tr.votes, tr.offered = {}, {}, {}
+        tr.still_run += 1
+        if det.code is not None:
+            tr.evidence[det.code] = tr.evidence.get(det.code, 0.0) + max(det.weight, 1e-3)
+            tr.votes[det.code] = tr.votes.get(det.code, 0) + 1
+            if det.note:
+                tr.note = det.note
+        for code, score in det.candidates:
+            tr.offered[code] = tr.offered.get(code, 0.0) + float(score)
+        if tr.stable:
+            self._check_identity(tr)
+
+    def _read_otherwise(self, tr: _Track, detections: Sequence[Detection], polys: list[np.ndarray]) -> bool:
+        """A placed card, not covered since it was seen, whose very place now reads as
+        another card, with no hand near: the same card read otherwise (a swap needs a
+        hand, which covers it). Its evidence takes the reading; True if there was one."""
+        if self._touched(tr, polys):
+            return False
+        for det in detections:
+            if det.code is not None and det.code != tr.code and \
+                    float(np.linalg.norm(np.asarray(det.center) - tr.center)) <= self.params.still_mm:
+                tr.evidence[det.code] = tr.evidence.get(det.code, 0.0) + max(det.weight, 1e-3)
+                tr.votes[det.code] = tr.votes.get(det.code, 0) + 1
+                self._check_identity(tr)
+                return True
+        return False
+
+    def _check_identity(self, tr: _Track) -> None:
+        """Warn, once, when a placed card's evidence has turned clearly to another card."""
+        p = self.params
+        lead, share, votes = self._leader(tr)
+        if lead is not None and lead != tr.code and share >= p.lead_share \
+                and votes >= 2 * p.place_frames and tr.warned != lead:
+            tr.warned = lead
+            where = tr.place.zone if tr.place else "the table"
+            self.warnings.append(f"the card in {where} was placed as {tr.code} but reads as {lead} "
+                                 f"while it has not moved")
+
+    @staticmethod
+    def _leader(tr: _Track) -> tuple[str | None, float, int]:
+        """The identity with the most weighted evidence, its share of it, its readings."""
+        if not tr.evidence:
+            return None, 0.0, 0
+        lead = max(tr.evidence, key=lambda c: tr.evidence[c])
+        return lead, tr.evidence[lead] / sum(tr.evidence.values()), tr.votes[lead]
 
     def _touched(self, tr: _Track, polys: list[np.ndarray]) -> bool:
         pt = (float(tr.center[0]), float(tr.center[1]))
         return any(cv2.pointPolygonTest(poly, pt, True) > -self.params.card_radius_mm for poly in polys)
+
+    def resolve(self, key: str, code: str) -> bool:
+        """A person named the card that was asked about: it lies there as `code` from now
+        on (the answer itself reaches the session as an observation; the tracker reports
+        nothing for it). False when no such card is on the table any more."""
+        for tr in self._tracks:
+            if _key(tr) == key:
+                twin = next((o for o in self._tracks if o is not tr and o.code == code), None)
+                if twin is not None:
+                    self._tracks.remove(twin)
+                tr.code = code
+                tr.place = self.locate(float(tr.center[0]), float(tr.center[1]))
+                tr.asked = False
+                return True
+        return False
 
     def flush(self, t: float, frame: int | None = None) -> list[Observation]:
         """At the end of a stream: report the missing cards as removed now."""
@@ -284,7 +399,11 @@ class Tracker:
         if tr.stable:
             return True
         codes = list(tr.codes)[-n:]
-        return codes[0] is not None and all(c == codes[0] for c in codes)
+        if codes[0] is not None and all(c == codes[0] for c in codes):
+            return True
+        # Not n alike in a row: the weighted evidence of every frame it has lain still.
+        lead, share, votes = self._leader(tr)
+        return lead is not None and votes >= n and share >= p.lead_share
 
     def _settle(self, tr: _Track, t: float, frame: int | None) -> list[Observation]:
         place = self.locate(float(tr.center[0]), float(tr.center[1]))
@@ -294,13 +413,18 @@ class Tracker:
                 tr.place = place
                 return [self._obs("moved", tr, place, t, frame, old)]
             return []
-        code = list(tr.codes)[-1]
+        codes = list(tr.codes)
         n = self.params.place_frames
+        tail = codes[-n:]
+        code = tail[-1] if tail[0] is not None and all(c == tail[0] for c in tail) else self._leader(tr)[0]
         tr.confidence = float(np.mean(list(tr.confs)[-n:]))
         twin = next((o for o in self._tracks if o is not tr and o.code == code), None)
         if twin is not None and twin.id in self._visible:
             return []  # the same card seen twice: one reading is wrong, wait
         tr.code, tr.place = code, place
+        if tr.asked:
+            tr.asked = False
+            self.withdrawn.append(_key(tr))  # named after all: the question is void
         if twin is None:
             return [self._obs("placed", tr, place, t, frame)]
         self._tracks.remove(twin)  # the card we held elsewhere is this one, moved
@@ -322,4 +446,9 @@ class Tracker:
         return Observation(kind=kind, code=tr.code or "", zone=place.zone, zone_kind=place.kind,
                            seat=place.seat, from_zone=old.zone if old else None,
                            from_seat=old.seat if old else None, t=t, frame=frame,
-                           confidence=round(tr.confidence, 3))
+                           confidence=round(tr.confidence, 3), note=tr.note if kind == "placed" else "")
+
+
+def _key(tr: _Track) -> str:
+    """The stable name of a track, for questions about it."""
+    return f"card-{tr.id}"

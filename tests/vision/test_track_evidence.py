@@ -1,0 +1,65 @@
+"""The tracker decides a card's identity over every frame it lies still, asks about a
+card it cannot name, and warns when a still card's identity changes."""
+
+from __future__ import annotations
+
+from vision.track import Detection, Tracker, TrackParams
+
+P = TrackParams()
+
+
+def run(tracker: Tracker, frames, start: int = 0):
+    out = []
+    for i, dets in enumerate(frames, start):
+        out += tracker.update(dets, t=i / 15, frame=i)
+    return out
+
+
+def test_a_card_misread_now_and_then_is_placed_as_what_most_frames_say():
+    # Never three alike in a row, but QS in most frames and clearly: placed as QS.
+    codes = ["QS", "KS", "QS", "QS", "KS", "QS", "QS", "KS", "QS", "QS"]
+    tracker = Tracker()
+    obs = run(tracker, [[Detection((100, 100), c, 0.9, weight=1.5 if c == "QS" else 0.4)] for c in codes])
+    assert [(o.kind, o.code) for o in obs] == [("placed", "QS")]
+
+
+def test_evenly_split_readings_place_nothing_and_ask():
+    tracker = Tracker()
+    frames = [[Detection((50, 60), "QS" if i % 2 else "KS", 0.8, weight=1.0,
+                         candidates=(("QS", 0.8), ("KS", 0.79)))] for i in range(P.ask_frames + 2)]
+    obs = []
+    asked = []
+    for i, dets in enumerate(frames):
+        obs += tracker.update(dets, t=i / 15, frame=i)
+        asked += tracker.asking
+    assert obs == []
+    assert len(asked) == 1  # asked once, not every frame
+    key, _place, candidates, _centre = asked[0]
+    assert [c for c, _ in candidates] == ["QS", "KS"]
+    assert tracker.resolve(key, "QS")
+    # Answered: the card lies there as QS; the answer is the session's observation, not the tracker's.
+    assert run(tracker, [[Detection((50, 60), None, 0.0)]] * 3, start=20) == []
+    assert [c.code for c in tracker.cards] == ["QS"]
+
+
+def test_an_unread_card_that_is_taken_away_withdraws_its_question():
+    tracker = Tracker()
+    run(tracker, [[Detection((50, 60), None, 0.0, candidates=(("9H", 0.5),))]] * P.ask_frames)
+    assert tracker.asking and not tracker.withdrawn
+    key = tracker.asking[0][0]
+    withdrawn = []
+    for i in range(P.forget_frames + 1):
+        tracker.update([], t=2 + i / 15, frame=100 + i)
+        withdrawn += tracker.withdrawn
+    assert withdrawn == [key]
+
+
+def test_an_identity_that_changes_while_the_card_lies_still_is_a_warning():
+    tracker = Tracker()
+    run(tracker, [[Detection((10, 10), "9H", 0.9)]] * 3)
+    assert [c.code for c in tracker.cards] == ["9H"]
+    warnings = []
+    for i in range(20):
+        tracker.update([Detection((10, 10), "9D", 0.9, weight=2.0)], t=1 + i / 15, frame=10 + i)
+        warnings += tracker.warnings
+    assert len(warnings) == 1 and "placed as 9H but reads as 9D" in warnings[0]
