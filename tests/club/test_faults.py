@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
+import subprocess
+import sys
 import threading
+import urllib.request
 
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import table_password
+from conftest import HUB_PASSWORD, table_password
 from paho.mqtt.enums import CallbackAPIVersion
 
 from club import topics
+from club.broker import free_port, wait_port
+from club.hubstore import HubStore
 from club.publisher import TablePublisher
 from club.simulate import audit, run_tables, wait_for
 
@@ -80,17 +87,45 @@ def test_a_table_offline_for_minutes_then_back(broker, make_hub, make_tables):
     assert sum(g["final"] for g in hub.store.results()) == 2
 
 
-def test_the_hub_restarted_mid_evening(make_hub, make_tables):
-    hub = make_hub()
+def _hub_process(broker, db, port: int) -> subprocess.Popen:
+    env = {**os.environ, "COMPANION_HUB_PASSWORD": HUB_PASSWORD}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "club", "serve", "--broker",
+                             broker.address, "--http", str(port), "--db", str(db)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_port("127.0.0.1", port, 30, proc=proc)
+    return proc
+
+
+def _marks(port: int) -> dict[str, int]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/hub", timeout=5) as r:
+        return json.load(r)["marks"]
+
+
+def test_the_hub_killed_and_started_again_mid_evening(broker, make_tables, tmp_path):
+    db, port = tmp_path / "hub-process.db", free_port()
+    proc = _hub_process(broker, db, port)
     tables = make_tables(3)
     stop = threading.Event()
     threads = run_tables(tables, stop, rate=100)
-    wait_for(lambda: stored(hub) >= 60, 20, "the evening under way")
-    hub.stop(crash=True)
-    before = outboxes(tables)
-    wait_for(lambda: outboxes(tables) >= before + 60, 20, "tables playing on without the hub")
-    hub = make_hub()  # the same database: what the broker kept for it comes now
-    finish(tables, stop, threads, hub)
+    try:
+        wait_for(lambda: sum(_marks(port).values()) >= 60, 20, "the evening under way")
+        proc.send_signal(signal.SIGKILL)  # between any two instructions: commit, ack, mark
+        proc.wait(10)
+        before = outboxes(tables)
+        wait_for(lambda: outboxes(tables) >= before + 60, 20, "tables playing on without the hub")
+        proc = _hub_process(broker, db, port)
+        stop.set()
+        for th in threads:
+            th.join(30)
+        wait_for(lambda: delivered(tables), 30, "every outbox stored at the hub")
+    finally:
+        stop.set()
+        proc.terminate()
+        proc.wait(10)
+    hub = HubStore(str(db))
+    result = audit(hub, [t.club for t in tables])
+    hub.close()
+    assert result.ok, result.words()
 
 
 def _client(broker, user: str, password: str) -> tuple[mqtt.Client, list]:
