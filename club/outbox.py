@@ -227,7 +227,8 @@ class Outbox:
                                       ).fetchone()[0]
 
     def hub_mark(self) -> int:
-        """The highest seq the hub has said it stored along with every one before it."""
+        """The hub's latest word: it stores every seq up to this one (it can go back, when the
+        hub starts a new database: the rows after it are then sent again)."""
         with self._lock:
             row = self._conn.execute("SELECT value FROM club_meta WHERE key = 'hub_mark'").fetchone()
         return int(row[0]) if row else 0
@@ -235,8 +236,7 @@ class Outbox:
     def set_hub_mark(self, mark: int) -> None:
         with self._tx() as conn:
             conn.execute("INSERT INTO club_meta (key, value) VALUES ('hub_mark', ?) ON CONFLICT(key) "
-                         "DO UPDATE SET value = max(CAST(value AS INTEGER), "
-                         "CAST(excluded.value AS INTEGER))", (str(mark),))
+                         "DO UPDATE SET value = excluded.value", (str(mark),))
 
     def all_bodies(self) -> list[tuple[int, dict[str, Any]]]:
         """Every row as (seq, body): for comparing a table with the hub."""

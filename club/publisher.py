@@ -205,8 +205,14 @@ class TablePublisher:
             if seq is not None and ok:
                 self._acked.append(seq)
         if self._marks:
-            mark = max(self._marks.popleft() for _ in range(len(self._marks)))
-            if mark > self.hub_mark:
+            mark = [self._marks.popleft() for _ in range(len(self._marks))][-1]  # the latest
+            if mark < self.hub_mark:
+                # a new hub database, or a broker that restored an older retained mark: what
+                # the hub may not hold goes again (the hub drops what it does hold)
+                log.warning("table %s: the hub's mark went back from %s to %s; sending from %s",
+                            self.table, self.hub_mark, mark, mark + 1)
+                self._sent_upto = min(self._sent_upto, mark)
+            if mark != self.hub_mark:
                 self.hub_mark = mark
                 self._progress_at = self.clock()
         self._save()
@@ -253,7 +259,7 @@ class TablePublisher:
         if self._acked:
             acked, self._acked = self._acked, []
             self.outbox.mark_acked(acked)
-        if self.hub_mark > self._saved_mark:
+        if self.hub_mark != self._saved_mark:
             self._saved_mark = self.hub_mark
             self.outbox.set_hub_mark(self.hub_mark)
 

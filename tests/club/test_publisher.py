@@ -92,3 +92,16 @@ def test_the_window_holds_back_rows_until_acks_come(relay):
     pub._relay_once()
     pub._relay_once_acks()
     assert outbox.unacked() == 4
+
+
+def test_a_hub_mark_that_goes_back_sends_the_rows_after_it_again_at_once(relay):
+    pub, fake, _, outbox = relay
+    pub._relay_once()
+    pub._marks.append(5)
+    pub._relay_once()
+    assert pub.hub_mark == 5 and events_sent(fake) == [1, 2, 3, 4, 5]
+    pub._marks.extend([4, 1])  # a new hub database has only row 1 (the latest mark counts)
+    pub._relay_once()
+    assert events_sent(fake) == [1, 2, 3, 4, 5, 2, 3, 4, 5]
+    pub._relay_once_acks()
+    assert outbox.hub_mark() == 1
