@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
@@ -23,7 +23,8 @@ import numpy as np
 
 from companion.demo.layout import Lay, Layout
 from companion.demo.stages import ZoneInfo, Zones
-from companion.observation import Observation
+from companion.observation import Observation, Question
+from companion.session import Session
 from vision.art import card_size_mm
 from vision.mats import MatSpec, Zone, get_mat
 from vision.pipeline import FrameResult, Recognizer
@@ -31,6 +32,12 @@ from vision.synthetic import HandPass, Placement, Scene, SceneTruth, SyntheticCa
 
 FRAME_SIZE = (1280, 720)
 DEGRADE = "typical"  # perspective, blur, noise, uneven light, a shadow, JPEG: vision's preset
+#: `companion demo --preset`: the synthetic table's degradations (vision.synthetic.PRESETS)
+PRESETS = {
+    "easy": "perspective=0.25,blur=0.15,noise=0.15,light=0.25,shadow=0.2,jpeg=0.2,rotation=0.25,hands=0.25",
+    "typical": "typical",
+    "hard": "hard",
+}
 GAP_MM = 10.0  # between neighbouring cards: more than the detector needs to part them
 SPREAD_MM = 16.0  # at most this much between cards, however big the zone
 INSET_MM = 4.0  # card centres stay this far inside their zone
@@ -47,6 +54,28 @@ class FrameSink(Protocol):
               notes: list[str]) -> None:
         """One frame as rendered, what recognition made of it, its truth, and the words
         about the move in play."""
+
+
+def link_recognizer(recognizer: Recognizer, session: Session) -> Callable[[], None]:
+    """`recognizer.prior` follows `session.possible()` (set after every change of the log in
+    effect, not per frame: possible() reads the whole log), and an answered question
+    reaches `recognizer.resolve(key, code)` when the pipeline has it. Returns the unlink."""
+    from vision.identify import Prior
+
+    def expect(likely: frozenset[str], placed: dict[str, str]) -> None:
+        recognizer.prior = Prior(likely, placed)
+
+    def learn(key: str, code: str) -> None:
+        resolve = getattr(recognizer, "resolve", None)
+        if callable(resolve):
+            resolve(key, code)
+
+    unlinks = (session.watch_possible(expect), session.on_answer(learn))
+
+    def unlink() -> None:
+        for undo in unlinks:
+            undo()
+    return unlink
 
 
 def mat_zones(game: str, players: int) -> tuple[MatSpec, Zones]:
@@ -118,6 +147,7 @@ class SyntheticTable:
         self.frames = 0
         self.last: Look | None = None
         self.notes: list[str] = []  # words for the recorder's caption, set by the director
+        self.questions: list[Question] = []  # what recognition asked about the last frame
         # The next frame is rendered on a second thread while this one is recognised.
         self._painter = ThreadPoolExecutor(1, thread_name_prefix="demo-render")
         self._ahead: tuple[tuple[Scene, float], Future[tuple[np.ndarray, SceneTruth]]] | None = None
@@ -140,6 +170,7 @@ class SyntheticTable:
         result = self.recognizer.process(image, t, self.frames)
         self.frames += 1
         self.last = Look(result, truth)
+        self.questions = list(getattr(result, "questions", None) or ())
         for sink in self.sinks:
             sink.frame(image, result, truth, list(self.notes))
         return list(result.observations)
@@ -159,6 +190,12 @@ class SyntheticTable:
         """Stop the painter thread."""
         self._ahead = None
         self._painter.shutdown(wait=True, cancel_futures=True)
+
+    def link(self, session: Session) -> Callable[[], None]:
+        """Let the session teach recognition: the cards the rules expect (the prior, after
+        every change of the log) and the players' answers to its questions. Returns the
+        unlink."""
+        return link_recognizer(self.recognizer, session)
 
     def holds(self, code: str, zone: str | None = None) -> bool:
         return any(card.code == code and (zone is None or card.place.zone == zone)

@@ -8,7 +8,13 @@ the game's table adapter (`Session.observe`). A touch goes to the session as the
 would tap it (`Session.act(..., source="touch")`), a button press through the mock panel
 and the panel controller. After each step the session's accepted events must be the true
 public actions with the true outcomes; at the end the scores must be the true scores.
-The first difference raises `DemoMismatch`, naming the event.
+The first difference raises `DemoMismatch`, naming the event; a tolerant director
+(`companion demo --json`) counts it instead, puts it right as the players would (undo,
+then the true move by touch) and plays on.
+
+When recognition cannot name a card lying still, it asks (`FrameResult.questions`): the
+director puts the question to the session (`Session.ask`, the play screen) and the
+simulated players answer it with the truth (`Session.answer`), one touch.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from companion.demo.script import Script, Step
 from companion.demo.stages import BUTTON, CAMERA, TOUCH, Stager
 from companion.games import Action, State
 from companion.games.base import describe_event
-from companion.observation import Observation
+from companion.observation import Observation, Question
 from companion.session import Session
 from companion.storage import Event
 from companion.viewmodel import Verdict
@@ -46,6 +52,8 @@ class Camera(Protocol):
 
     def holds(self, code: str, zone: str | None = None) -> bool:
         """Whether recognition holds `code` as lying on the table (in `zone`, if given)."""
+
+    # and, once the pipeline asks: `questions`, the last frame's questions (may be absent)
 
 
 class Buttons(Protocol):
@@ -94,6 +102,16 @@ class DemoResult:
     observations: int
     seconds: float
     sources: dict[str, int] = field(default_factory=dict)
+    camera: int = 0  # accepted events in effect read from the camera
+    asked: int = 0  # ... named by the players on the screen when the camera asked
+    questions: int = 0  # questions the players answered (an answer the rules refuse too)
+    wrong: int = 0  # events that differed from the truth (a tolerant director counts them)
+    match: bool = True  # the scores are the full-information game's, and it is over
+
+    def summary(self) -> dict[str, Any]:
+        """The line `companion demo --json` ends with."""
+        return {"events": self.events, "camera": self.camera, "asked": self.asked,
+                "wrong": self.wrong, "match": self.match}
 
 
 class Director:
@@ -103,8 +121,9 @@ class Director:
                  buttons: Buttons | None = None, pace: Pace | None = None,
                  on_step: Callable[[StepReport], None] | None = None,
                  on_progress: Callable[[int, int], None] | None = None,
-                 stop: Callable[[], bool] | None = None) -> None:
+                 stop: Callable[[], bool] | None = None, tolerant: bool = False) -> None:
         self.script = script
+        self.tolerant = tolerant
         self.session = session
         self.stager = stager
         self.camera = camera
@@ -122,6 +141,9 @@ class Director:
         self._observed: list[tuple[Observation, Verdict | None]] = []
         self.observations = 0
         self.sources: dict[str, int] = {}
+        self.wrong = 0
+        self.questions = 0
+        self._answered: set[str] = set()  # question keys the players have answered
 
     # -- the game ----------------------------------------------------------------------
     def run(self) -> DemoResult:
@@ -137,12 +159,22 @@ class Director:
                 self.on_progress(step.number, total)
             if self.pace.wait:
                 time.sleep(self.pace.wait)
-        self._check_end()
+        match = True
+        try:
+            self._check_end()
+        except DemoMismatch:
+            if not self.tolerant:
+                raise
+            match = False
         view = self.session.view()
+        done = self.session.events()
         return DemoResult(self.script.game.name, self.script.seed, list(view.scores),
-                          list(self.script.scores), list(view.winners), self._checked,
+                          list(self.script.scores), list(view.winners), len(done),
                           self.camera.frames if self.camera else 0, self.observations,
-                          time.perf_counter() - started, dict(self.sources))
+                          time.perf_counter() - started, dict(self.sources),
+                          camera=sum(e.source == "vision" for e in done),
+                          asked=sum("asked" in (e.observation or {}) for e in done),
+                          questions=self.questions, wrong=self.wrong, match=match)
 
     def _play(self, step: Step) -> None:
         """One move of the true game: at the table (when anyone can see it), then checked."""
@@ -165,8 +197,23 @@ class Director:
                             f"source {source!r}")
         self.truth.apply(step.action)
         self.sources[source] = self.sources.get(source, 0) + 1
-        self._check(step, source)
+        try:
+            self._check(step, source)
+        except DemoMismatch:
+            if not self.tolerant:
+                raise
+            self._put_right(step, source)
         self._settle()
+
+    def _put_right(self, step: Step, source: str) -> None:
+        """The players see the referee logged something else than the move: they undo what
+        it logged for the move and enter the move by touch. Counted as wrong."""
+        self.wrong += 1
+        while len(self.session.events()) > self._checked:
+            if not self.session.undo(source="touch"):
+                break
+        self.session.act(step.public, source="touch")
+        self._check(step, source)  # still different: the session's state has parted, stop
 
     def _camera_step(self, step: Step, before: State) -> None:
         if self.camera is None:
@@ -231,6 +278,36 @@ class Director:
                                     next_t=next_t):
             self.observations += 1
             self._observed.append((obs, self.session.observe(obs)))
+        for question in getattr(self.camera, "questions", None) or ():
+            self._ask(question)
+
+    def _ask(self, question: Question) -> None:
+        """The camera asks; the screen shows it; the players answer with the truth."""
+        if question.key in self._answered:
+            return  # answered already: recognition has not heard yet
+        self.session.ask(question)
+        code = self._truth_of(question)
+        if code is None:  # the players see no new card there: the question is stale
+            self.session.withdraw(question.key)
+            return
+        self._answered.add(question.key)
+        self.questions += 1
+        self._observed.append((question.observation(code), self.session.answer(question.key, code)))
+
+    def _truth_of(self, question: Question) -> str | None:
+        """The card a question is about, as the players see it: the one card in its zone
+        that recognition does not hold yet (or, among several, the one the camera offers)."""
+        assert self.camera is not None
+        here = [lay.code for lay in self.layout if lay.zone == question.zone]
+        fresh = [code for code in here if not self.camera.holds(code, question.zone)]
+        offered = {code for code, _ in question.candidates}
+        for pool in (fresh, here):
+            if len(pool) == 1:
+                return pool[0]
+            named = [code for code in pool if code in offered]
+            if len(named) == 1:
+                return named[0]
+        return fresh[0] if fresh else None
 
     def _settle(self) -> None:
         """Lay the table out as the rules left it (a trick gathered, an Ace set aside)."""

@@ -88,7 +88,7 @@ class ScreenFeed:
 
 def run_kiosk(game: str, seed: int | None, *, record: Path | None = None, pace: Pace = WATCHABLE,
               options: dict[str, Any] | None = None, players: int | None = None,
-              close_when_done: bool = False) -> int:
+              close_when_done: bool = False, preset: str | None = None) -> int:
     """Open the kiosk on the play screen and play the demo on it; 0 when the scores match,
     1 when recognition and truth parted (the screen says where, and so does stderr)."""
     import sys
@@ -134,7 +134,8 @@ def run_kiosk(game: str, seed: int | None, *, record: Path | None = None, pace: 
         try:
             outcome["result"] = run_demo(spec.name, seed, options=options, players=players,
                                          store=store, pace=pace, on_session=show,
-                                         record=record, frames=feed, stop=stopping.is_set)
+                                         record=record, frames=feed, stop=stopping.is_set,
+                                         preset=preset)
         except DemoMismatch as exc:
             outcome["error"] = exc
         except DemoStopped:

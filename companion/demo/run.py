@@ -51,6 +51,15 @@ DEMO_GAMES: dict[str, DemoGame] = {g.name: g for g in (
 )}
 
 
+def degradations(preset: str) -> str:
+    """The synthetic table's degradations for `companion demo --preset`."""
+    from companion.demo.camera import PRESETS
+
+    if preset not in PRESETS:
+        raise DemoError(f"the demo's presets are {', '.join(PRESETS)}, not {preset!r}")
+    return PRESETS[preset]
+
+
 def demo_games() -> tuple[str, ...]:
     """The games `companion demo --game` accepts."""
     return tuple(g for g in DEMO_GAMES if g in STAGERS)
@@ -70,7 +79,8 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
              on_progress: Callable[[int, int], None] | None = None,
              on_session: Callable[[Session], None] | None = None,
              record: Path | None = None, frames: FrameSink | None = None,
-             stop: Callable[[], bool] | None = None) -> DemoResult:
+             stop: Callable[[], bool] | None = None, preset: str | None = None,
+             tolerant: bool = False) -> DemoResult:
     """Play one seeded game through the table and check it against the full-information
     game; DemoMismatch at the first event where they part.
 
@@ -78,7 +88,10 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
     seed, capacities=..., sinks=...)` makes the camera (default: the synthetic table and
     the real recognition); `record` is a folder for annotated frames and the event logs;
     `frames` also gets every frame (the kiosk's camera view); `stop()` true ends the demo
-    between two moves (DemoStopped)."""
+    between two moves (DemoStopped). `preset`: the synthetic table's degradations
+    (companion.demo.camera.PRESETS: easy, typical, hard; default typical). `tolerant`:
+    count the events that differ from the truth (`DemoResult.wrong`), put each right and
+    play on, instead of raising DemoMismatch."""
     register_all()
     spec = demo_game(game)
     seed = spec.seed if seed is None else seed
@@ -106,13 +119,17 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
             capacities = {z.name: stager.capacity(z) for z in zones.all}
             make = camera or SyntheticTable
             sinks = [s for s in (recorder, frames) if s is not None]
-            cam = make(mat, str(engine.deck), seed, capacities=capacities, sinks=sinks)
+            extra = {} if preset is None else {"degrade": degradations(preset)}
+            cam = make(mat, str(engine.deck), seed, capacities=capacities, sinks=sinks, **extra)
+            link = getattr(cam, "link", None)
+            if callable(link):
+                link(session)
         else:
             from companion.demo.panel import MockPanel
 
             buttons = MockPanel(session)
         director = Director(script, session, stager, cam, buttons, pace or Pace(),
-                            on_step=on_step, on_progress=on_progress, stop=stop)
+                            on_step=on_step, on_progress=on_progress, stop=stop, tolerant=tolerant)
         try:
             return director.run()
         finally:
