@@ -74,7 +74,7 @@ class Prefs:
             raise ValueError(f"pins must be a file name, got {pins!r}")
         prefs = cls(camera=camera.strip(), pins=pins,
                     extra={k: v for k, v in obj.items() if k not in known})
-        corners = obj.get("corners") or ()
+        corners = obj.get("corners") or []
         if not isinstance(corners, list) or not all(
                 isinstance(p, list) and len(p) == 2
                 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
