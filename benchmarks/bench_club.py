@@ -45,6 +45,7 @@ from club.outbox import Outbox
 from club.publisher import TablePublisher
 from club.simulate import audit, wait_for
 from club.table import ClubTable
+from club.web import STREAM_EVERY_S
 from companion.storage import Store
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -241,7 +242,7 @@ Targets met: {"yes" if ok else "NO"}.
 
 The latency is measured where the scoreboard page gets it: the benchmark reads
 `/api/stream` as the page's EventSource does (the stream looks for changes every
-100 ms) and takes, for every row, the first stream message whose mark for that table
+{STREAM_EVERY_S * 1000:g} ms) and takes, for every row, the first stream message whose mark for that table
 covers it, minus the table's commit time (one clock: every process is on this machine).
 The raw numbers are in club.json.
 """

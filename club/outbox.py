@@ -95,6 +95,7 @@ class Outbox:
         self.path = path
         self.clock = clock
         self.wake = threading.Event()  # set when a row is added: the publisher looks sooner
+        self.added = threading.Event()  # a row is being added (it shows once its commit is done)
         self._lock = threading.Lock()
         try:
             self._conn = sqlite3.connect(path, timeout=10.0, isolation_level=None,
@@ -149,6 +150,7 @@ class Outbox:
         else:
             return
         _insert(conn, body["kind"], writer.game_id, body, self.clock)
+        self.added.set()
         self.wake.set()
 
     # -- confirmation ---------------------------------------------------------------------

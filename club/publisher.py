@@ -192,18 +192,24 @@ class TablePublisher:
         while not self._stop.is_set():
             self.outbox.wake.wait(0.05)
             self.outbox.wake.clear()
+            added = self.outbox.added.is_set()
+            self.outbox.added.clear()
             try:
-                self._relay_once()
+                sent = self._relay_once()
+                # the hook wakes us inside the writer's transaction: its row shows a moment
+                # later, once the commit is on disk; look again soon rather than in 50 ms
+                for _ in range(25):
+                    if sent or not added or self._stop.is_set():
+                        break
+                    self._stop.wait(0.002)
+                    sent = self._publish_rows()
             except Exception:
                 log.exception("table %s: the relay failed; it tries again", self.table)
                 self._stop.wait(0.5)
 
-    def _relay_once(self) -> None:
-        while self._acks:
-            mid, ok = self._acks.popleft()
-            seq = self._inflight.pop(mid, None)
-            if seq is not None and ok:
-                self._acked.append(seq)
+    def _relay_once(self) -> int:
+        """Acks, marks, resends, live state, then new rows; returns the rows published."""
+        self._take_acks()
         if self._marks:
             mark = [self._marks.popleft() for _ in range(len(self._marks))][-1]  # the latest
             if mark < self.hub_mark:
@@ -217,7 +223,7 @@ class TablePublisher:
                 self._progress_at = self.clock()
         self._save()
         if not self.connected.is_set():
-            return
+            return 0
         if self._reconnected:  # paho resends its own in-flight; the rest go again from the mark
             self._reconnected = False
             self._inflight.clear()
@@ -229,24 +235,34 @@ class TablePublisher:
             self._state_dirty = False
             self._client.publish(topics.state_topic(self.table),
                                  json.dumps(self._state, separators=(",", ":")), qos=1, retain=True)
+        return self._publish_rows()
+
+    def _publish_rows(self) -> int:
         room = self.window - len(self._inflight)
-        if room <= 0:
-            return
+        if room <= 0 or not self.connected.is_set():
+            return 0
+        sent = 0
         for row in self.outbox.rows_after(self._sent_upto, room):
             info = self._client.publish(topics.events_topic(self.table),
                                         topics.encode(self.table, row.seq, row.created, row.body), qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 log.info("table %s: row %s waits for the broker (%s)", self.table, row.seq, info.rc)
-                return
+                break
             self._inflight[info.mid] = row.seq
             self._sent_upto = row.seq
+            sent += 1
+        return sent
 
-    def _relay_once_acks(self) -> None:
+    def _take_acks(self) -> None:
         while self._acks:
             mid, ok = self._acks.popleft()
             seq = self._inflight.pop(mid, None)
             if seq is not None and ok:
                 self._acked.append(seq)
+
+    def _relay_once_acks(self) -> None:
+        """Save every acknowledgement heard so far, now (on stop)."""
+        self._take_acks()
         self._save(now=True)
 
     def _save(self, *, now: bool = False) -> None:

@@ -73,6 +73,7 @@ def test_public_pages_are_read_only_and_the_director_needs_the_password(evening)
     good = {"Authorization": "Basic " + base64.b64encode(f"director:{DIRECTOR_PASSWORD}".encode()).decode()}
     no_reason = form.replace(b"a+Set+was+scored+twice", b"")
     assert get(hub.url + "director/correct", good, no_reason)[0] == 400
+    assert get(hub.url + "director/correct", {**good, "Origin": "http://evil.example"}, form)[0] == 403
     status, page = get(hub.url + "director/correct", good, form)
     assert status == 200 and "Corrected game" in page
     (game,) = [g for g in hub.store.results() if g["table"] == t.name]
