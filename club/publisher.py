@@ -138,6 +138,8 @@ class TablePublisher:
         with `to_hub=False`); False when `timeout` seconds pass first."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            if self.refused is not None:  # the broker said no: waiting will not change it
+                return False
             if to_hub and self.hub_mark >= self.outbox.last_seq():
                 return True
             if not to_hub and self.outbox.unacked() == 0:

@@ -21,7 +21,8 @@ def read_password(path: str | None, env: str = PASSWORD_ENV) -> str:
     """A password from a file (first line) or the environment; '' when neither is given."""
     if path:
         try:
-            return Path(path).read_text().splitlines()[0].strip() if Path(path).read_text() else ""
+            lines = Path(path).read_text().splitlines()
+            return lines[0].strip() if lines else ""
         except OSError as exc:
             raise ClubError(f"cannot read the password file {path!r}: {exc.strerror}") from None
     return os.environ.get(env, "")

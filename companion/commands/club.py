@@ -45,9 +45,18 @@ def _port(text: str) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     _need_club()
+    import socket
+
+    from club.errors import ClubError
     from club.serve import Hub
     from club.table import read_password
 
+    with socket.socket() as probe:  # a port in use is one line, not a server's traceback
+        try:
+            probe.bind((args.bind, args.http))
+        except OSError as exc:
+            raise ClubError(f"cannot serve the scoreboard on {args.bind}:{args.http}: "
+                            f"{exc.strerror}") from None
     password = read_password(args.password_file, "COMPANION_HUB_PASSWORD")
     director = read_password(args.director_password_file, "COMPANION_DIRECTOR_PASSWORD") or None
     hub = Hub.make(args.db, args.broker, args.http, http_host=args.bind, password=password,

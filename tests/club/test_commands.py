@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import json
+import socket
 import urllib.request
 
 import pytest
 from conftest import table_password
 
+from club.broker import free_port
 from club.simulate import wait_for
 from companion.cli import main
 from companion.storage import Store
@@ -58,6 +60,20 @@ def test_broker_config_writes_hashed_passwords_and_the_acl(tmp_path, capsys):
     assert "one" not in passwd and passwd.startswith("hub:$7$")
     assert "pattern write club/%u/events" in (tmp_path / "conf" / "acl").read_text()
     assert "listener 1884 0.0.0.0" in (tmp_path / "conf" / "mosquitto.conf").read_text()
+
+
+def test_a_scoreboard_port_in_use_or_a_missing_password_file_is_one_line(capsys, tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["club", "serve", "--broker", "127.0.0.1:1883", "--http", str(port),
+                     "--db", str(tmp_path / "hub.db")]) == 2
+    assert "cannot serve the scoreboard" in capsys.readouterr().err
+    assert main(["club", "serve", "--broker", "127.0.0.1:1883", "--http", str(free_port()),
+                 "--db", str(tmp_path / "hub.db"), "--password-file", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read the password file" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("argv", [
