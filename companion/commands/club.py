@@ -43,20 +43,25 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def serve(args: argparse.Namespace) -> int:
-    _need_club()
+def _check_port(host: str, port: int) -> None:
+    """A scoreboard port in use is one line, not a server's traceback."""
     import socket
 
     from club.errors import ClubError
+
+    with socket.socket() as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise ClubError(f"cannot serve the scoreboard on {host}:{port}: {exc.strerror}") from None
+
+
+def serve(args: argparse.Namespace) -> int:
+    _need_club()
     from club.serve import Hub
     from club.table import read_password
 
-    with socket.socket() as probe:  # a port in use is one line, not a server's traceback
-        try:
-            probe.bind((args.bind, args.http))
-        except OSError as exc:
-            raise ClubError(f"cannot serve the scoreboard on {args.bind}:{args.http}: "
-                            f"{exc.strerror}") from None
+    _check_port(args.bind, args.http)
     password = read_password(args.password_file, "COMPANION_HUB_PASSWORD")
     director = read_password(args.director_password_file, "COMPANION_DIRECTOR_PASSWORD") or None
     hub = Hub.make(args.db, args.broker, args.http, http_host=args.bind, password=password,
@@ -145,6 +150,8 @@ def demo(args: argparse.Namespace) -> int:
     from club.serve import Hub
     from club.simulate import SimTable, run_tables
 
+    if args.http:
+        _check_port("127.0.0.1", args.http)
     with tempfile.TemporaryDirectory(prefix="club-demo-") as tmp:
         folder = Path(tmp)
         users = {"hub": "hub-demo", **{f"table-{i}": f"demo-{i}" for i in range(1, args.tables + 1)}}
