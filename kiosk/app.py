@@ -280,6 +280,7 @@ class CompanionApp(App):
         self.has_game = True
         self._unsubscribe = session.subscribe(self._published)
         self._open_controller()
+        self._link_feed()
         if self.feed is None and self.camera_source == prefs_mod.NO_CAMERA:
             session.set_camera(NO_CAMERA)
         self._show(session.view())
@@ -476,6 +477,7 @@ class CompanionApp(App):
                             deck=self.deck_in_play(), corners=tuple(tuple(p) for p in self.corners),
                             loop=source.startswith(prefs_mod.SYNTHETIC))
         self.feed = self._make_feed(config)
+        self._link_feed()
         self._last_frame_count = 0
         self._last_frame_at = Clock.get_boottime()
         self._set_camera(STARTING, f"opening {config.source}")
@@ -501,6 +503,12 @@ class CompanionApp(App):
     def _make_feed(self, config: FeedConfig) -> CameraFeed:
         """The feed for `config` (tests replace this to inject a source)."""
         return CameraFeed(config, self._camera_trigger)
+
+    def _link_feed(self) -> None:
+        """Let the session teach the camera's recognizer (its prior, the answers: issue 17)."""
+        if self.feed is not None and self.session is not None and self.judges_camera() \
+                and hasattr(self.feed, "link"):
+            self.feed.link(self.session)
 
     def stop_camera(self) -> None:
         """Stop reading the camera (the screens that show it start it again)."""
@@ -550,6 +558,10 @@ class CompanionApp(App):
             self._last_frame_at = Clock.get_boottime()
         if (feed.status, feed.detail) != (self.camera_status, self.camera_detail):
             self._set_camera(feed.status, feed.detail)
+        questions = feed.take_questions() if hasattr(feed, "take_questions") else []
+        if questions and self.session is not None and self.judges_camera():
+            for question in questions:  # published at once: on screen with the next frame
+                self.session.ask(question)
         observations = feed.take_observations()
         if observations and self.session is not None and self.judges_camera():
             if table.adapter_for(self.session.game.name) is None:

@@ -7,6 +7,12 @@ each one may be a move); it then calls `notify()`, which the kiosk wires to a Ki
 trigger, and the UI thread takes both with `latest()` and `take_observations()`.
 `stop()` ends the thread cleanly and closes the source.
 
+Recognition and the referee teach each other (issue 17): `link(session)` gives the
+recognizer the session's prior (the cards not yet seen, set after every change of the
+log, not per frame), hands it the players' answers (`Recognizer.resolve`), and the
+questions recognition asks about cards it cannot name are queued like observations for
+the UI thread to put to the session (`take_questions()` -> `Session.ask`).
+
 The vision package is being built alongside the kiosk, so everything it provides is
 optional here: without `vision.sources` the feed reports "no camera" with the reason,
 without `vision.pipeline` it shows the frames with no cards outlined. Neither stops the
@@ -28,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.observation import Observation
+from companion.observation import Observation, Question
 from kiosk.boot import release_memory
 
 log = logging.getLogger(__name__)
@@ -120,6 +126,7 @@ class Recognition:
     def __init__(self, recognizer: Any, corners: tuple[tuple[float, float], ...] = (),
                  warp_width: int = 1280) -> None:
         self._recognizer = recognizer
+        self.questions: list[Question] = []  # what recognition asked about the last frame
         self._corners = corners
         self._warp_width = warp_width
         self._warp: tuple[Any, Any, tuple[int, int]] | None = None  # H, H inverse, size
@@ -192,7 +199,29 @@ class Recognition:
             annotations.append(Annotation(tuple(self._to_frame(card.corners_px)), card.code or "?",
                                           state))
         mat = None if result.mat is None else (OK if result.mat.ok else MAT_LOST)
+        self.questions = list(getattr(result, "questions", None) or ())
         return annotations, list(result.observations), mat
+
+    def link(self, session: Any) -> Callable[[], None]:
+        """The recognizer's prior follows `session.possible()`; answers reach
+        `recognizer.resolve(key, code)` when the pipeline has it. Returns the unlink."""
+        recognizer = self._recognizer
+        prior = importlib.import_module("vision.identify").Prior
+
+        def expect(likely: frozenset[str], placed: dict[str, str]) -> None:
+            recognizer.prior = prior(likely, placed)
+
+        def learn(key: str, code: str) -> None:
+            resolve = getattr(recognizer, "resolve", None)
+            if callable(resolve):
+                resolve(key, code)
+
+        unlinks = [session.watch_possible(expect), session.on_answer(learn)]
+
+        def unlink() -> None:
+            for undo in unlinks:
+                undo()
+        return unlink
 
 
 class CameraFeed:
@@ -212,6 +241,11 @@ class CameraFeed:
         self._thread: threading.Thread | None = None
         self._latest: Shot | None = None
         self._observations: deque[Observation] = deque()
+        self._questions: deque[Question] = deque(maxlen=MAX_PENDING_OBSERVATIONS)
+        self._session: Any = None  # the session the recognizer learns from (link)
+        self._unlink: Callable[[], None] | None = None
+        self._loaded: Recognition | None = None  # the recognition the thread runs
+        self._linking = threading.Lock()
         self._status = STARTING
         self._detail = f"opening {config.source}"
         self.frames = 0  # frames read, for the settings screen and tests
@@ -245,6 +279,37 @@ class CameraFeed:
             self._observations.clear()
         return out
 
+    def take_questions(self) -> list[Question]:
+        """The questions recognition asked since the last call, oldest first (UI thread:
+        put them to the session with `Session.ask`)."""
+        with self._lock:
+            out = list(self._questions)
+            self._questions.clear()
+        return out
+
+    def link(self, session: Any) -> None:
+        """Let `session` teach the recognizer (its prior, the players' answers), now or as
+        soon as recognition has started on the thread."""
+        with self._lock:
+            self._session = session
+            recognition = self._loaded
+        if recognition is not None:
+            self._link(recognition)
+
+    def _link(self, recognition: Recognition | None) -> None:
+        with self._linking:
+            with self._lock:
+                session = self._session
+            if recognition is None or session is None or not hasattr(session, "watch_possible"):
+                return
+            unlink, self._unlink = self._unlink, None
+            if unlink is not None:
+                unlink()
+            try:
+                self._unlink = recognition.link(session)
+            except Exception:  # the prior helps; without it recognition still reads the cards
+                log.exception("the recognizer cannot learn from the session")
+
     def start(self) -> None:
         """Start reading on a daemon thread (once)."""
         if self._thread is not None:
@@ -275,6 +340,9 @@ class CameraFeed:
         try:
             opener = self._opener or vision_opener()
             recognition, why = self._recognition(self.config)
+            with self._lock:
+                self._loaded = recognition
+            self._link(recognition)
             # Building the templates drew every card of the deck at 6 px/mm and threw
             # the drawings away: 30 to 250 MB freed inside malloc but still resident.
             release_memory()
@@ -290,6 +358,12 @@ class CameraFeed:
         except Exception as exc:  # a camera that fails must not take the kiosk with it
             log.exception("camera %s failed", self.config.source)
             self._set_status(NO_CAMERA, f"{self.config.source}: {exc}")
+        finally:
+            with self._linking:
+                unlink, self._unlink = self._unlink, None
+                self._loaded = None
+            if unlink is not None:
+                unlink()  # the session stops feeding a recognizer that no longer reads
 
     def _read(self, opener: Opener, recognition: Recognition | None, why: str) -> bool:
         """Read the source until it ends (True) or the feed is stopped (False)."""
@@ -342,6 +416,10 @@ class CameraFeed:
                     self.dropped_observations += 1
                     log.warning("camera: the screen is not taking observations; dropped one")
                 self._observations.append(o)
+        questions = list(getattr(recognition, "questions", None) or ()) if recognition is not None else []
+        if questions:
+            with self._lock:
+                self._questions.extend(questions)
         if mat == MAT_LOST:
             self._set_status(MAT_LOST, "the mat's markers are not in view")
         else:

@@ -7,10 +7,17 @@ Everything shown comes from the session's `ViewModel` (`app.view`) and the engin
 legal actions as `app.menu` labels them; this module only lays them out and turns seat
 numbers into names. Buttons call the app's verbs (`play_card`, `bid`, `pick`, `deal`,
 `count`, `choose`, `undo`, `redo`, `confirm`).
+
+When the camera asks about a card it cannot name (`view.question`), the question takes
+the middle of the screen (the camera view, the choices and the verdict step aside): the
+card as the camera sees it, and the likely cards as big buttons; one touch answers
+(`Session.answer`), "none of these" withdraws the question and the choices come back.
 """
 
 from __future__ import annotations
 
+import io
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,13 +33,17 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
-from companion.viewmodel import ViewModel
+from companion.errors import CompanionError
+from companion.viewmodel import QuestionView, ViewModel
 from kiosk import theme
 from kiosk.choices import Choice, Count, Menu
 from kiosk.text import escape, name_seats, shorten
 from kiosk.widgets import CardButton, CardChip, Para, SeatChip, Tap
+
+log = logging.getLogger(__name__)
 
 
 def _name(players: Sequence[str], seat: Any) -> str:
@@ -121,6 +132,27 @@ class CountRow(BoxLayout):
         self.value = max(self.low, min(self.high, self.value + delta))
 
 
+class AnswerButton(Tap):
+    """One likely card for the card the camera asks about: the code large, its name."""
+
+    key = StringProperty("")
+    code = StringProperty("")
+    name = StringProperty("")
+
+
+def crop_texture(png: bytes) -> Any:
+    """The Kivy texture of a question's crop (PNG bytes), or None when it cannot be read."""
+    if not png:
+        return None
+    from kivy.core.image import Image as CoreImage
+
+    try:
+        return CoreImage(io.BytesIO(png), ext="png").texture
+    except Exception:  # a damaged picture must not take the question with it
+        log.exception("the camera's crop of a card cannot be shown")
+        return None
+
+
 class PlayScreen(Screen):
     """The game in play, as the latest view model shows it."""
 
@@ -139,6 +171,7 @@ class PlayScreen(Screen):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     trick = ListProperty()  # (seat, code, owner, winner) for the chips, for tests
+    asking = BooleanProperty(False)  # a card the camera cannot name is on screen
 
     def on_kv_post(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -193,6 +226,7 @@ class PlayScreen(Screen):
         self._scores(view, len(menu.seats) > 1)
         self._trick(view)
         self._choices(view, menu)
+        self._question(view)
         self._banner()
 
     def _scores(self, view: ViewModel, simultaneous: bool) -> None:
@@ -290,6 +324,66 @@ class PlayScreen(Screen):
                                     value=count.values[0]))
         if menu.note:
             box.add_widget(Para(text=escape(menu.note), color=theme.TEXT_DIM))
+
+    def _question(self, view: ViewModel) -> None:
+        """The card the camera cannot name: its crop beside one button per likely card."""
+        question = None if view.over else view.question
+        key = (question, tuple(view.players))
+        if self._built.get("question") == key:
+            return
+        self._built["question"] = key
+        box = self.ids.question
+        box.clear_widgets()
+        self.asking = question is not None
+        if question is None:
+            return
+        left = BoxLayout(orientation="vertical", size_hint_x=0.3, spacing=dp(theme.GAP))
+        texture = self._crop(question)
+        if texture is not None:
+            left.add_widget(Image(texture=texture, fit_mode="contain"))
+        else:
+            left.add_widget(Para(text="(no picture of the card)", color=theme.TEXT_DIM, halign="center"))
+        left.add_widget(Tap(text="None of these", size_hint_y=None, height=dp(theme.TARGET),
+                            on_release=lambda *_: self.withdraw(question.key)))
+        box.add_widget(left)
+        right = BoxLayout(orientation="vertical", spacing=dp(theme.GAP))
+        where = (f"in front of {_name(view.players, question.seat)}" if question.seat is not None
+                 else f"in {question.zone}")
+        more = f" ({question.waiting} cards to name)" if question.waiting > 1 else ""
+        right.add_widget(Para(text=f"[b]Which card is this?[/b] The camera sees it {escape(where)} "
+                                   f"but cannot name it for sure{more}.", color=theme.TEXT))
+        for code, name in question.candidates:
+            right.add_widget(AnswerButton(key=question.key, code=code, name=escape(name)))
+        right.add_widget(BoxLayout())  # the buttons sit at the top, the rest is space
+        box.add_widget(right)
+
+    def _crop(self, question: QuestionView) -> Any:
+        app = App.get_running_app()
+        if not question.crop or app.session is None:
+            return None
+        try:
+            return crop_texture(app.session.question_crop(question.key))
+        except CompanionError:  # answered or withdrawn meanwhile
+            return None
+
+    def answer(self, key: str, code: str) -> Any:
+        """One touch names the card the camera asked about; the referee judges it."""
+        app = App.get_running_app()
+        if app.session is None:
+            return None
+        try:
+            verdict = app.session.answer(key, code, source="touch")
+        except CompanionError as exc:  # answered by a seat button meanwhile, or storage trouble
+            app.message = str(exc)
+            return None
+        app.message = ""
+        return verdict
+
+    def withdraw(self, key: str) -> None:
+        """Let the players enter the card by touch instead."""
+        app = App.get_running_app()
+        if app.session is not None:
+            app.session.withdraw(key)
 
     def _banner(self, *_: Any) -> None:
         app = App.get_running_app()
