@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,6 +85,7 @@ class CompanionApp(App):
     menu: Menu = ObjectProperty(Menu(), rebind=True)
     game_name = StringProperty("")  # the game being set up or played
     message = StringProperty("")  # a refusal or a problem, shown on the current screen
+    teach_sheet = StringProperty("")  # the contact sheet of the deck just taught (a PNG path)
     shot = ObjectProperty(None, allownone=True, rebind=True)  # the latest camera frame (kiosk.camera.Shot)
     camera_status = StringProperty(OFF)
     camera_detail = StringProperty("")
@@ -697,13 +699,29 @@ class CompanionApp(App):
             report = learn.learn_from_dir(job["name"], job["deck"], job["folder"])
             text = (f"Learned {len(report.learned)} cards as {report.deck}"
                     + (f"; {len(report.missing)} still missing" if report.missing else "")
-                    + (f"; {len(report.refused)} photos refused" if report.refused else ""))
+                    + (f"; {len(report.refused)} photos refused" if report.refused else "")
+                    + "".join(f"; {a}" for a in report.alike[:2]))
+            sheet = self._write_sheet(learn, report.deck)
             ok = True
         except (ImportError, CompanionError, OSError) as exc:
-            text, ok = f"Nothing learned: {exc}", False
-        Clock.schedule_once(lambda _dt: self._learned(job, text, ok), 0)
+            text, ok, sheet = f"Nothing learned: {exc}", False, ""
+        Clock.schedule_once(lambda _dt: self._learned(job, text, ok, sheet), 0)
 
-    def _learned(self, job: dict[str, Any], text: str, ok: bool) -> None:
+    @staticmethod
+    def _write_sheet(learn, deck: str) -> str:
+        """The contact sheet of what was learned, for the teaching screen to show (a new
+        name each time: Kivy keeps images by name)."""
+        from companion.outputs import write_atomically
+
+        folder = learn.decks_dir() / deck
+        for old in folder.glob("sheet-*.png"):
+            old.unlink(missing_ok=True)
+        path = folder / f"sheet-{time.time_ns()}.png"
+        write_atomically(path, learn.contact_sheet(deck))
+        return str(path)
+
+    def _learned(self, job: dict[str, Any], text: str, ok: bool, sheet: str = "") -> None:
+        self.teach_sheet = sheet
         if ok:
             decks = dict(self.prefs.extra.get("decks") or {})
             decks[job["deck"]] = job["name"]

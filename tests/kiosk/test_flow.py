@@ -339,6 +339,11 @@ def test_teaching_a_deck_card_by_card(kiosk_app, pump, tap, monkeypatch):
             assert kiosk_app.message.startswith("Learned 3 cards as my-yokir"), kiosk_app.message
             assert learn.read_manifest("my-yokir").faces.keys() == set(codes[:3])
             assert kiosk_app.prefs.extra["decks"] == {"yokir": "my-yokir"}
+            # The contact sheet of what was learned is on the teaching screen.
+            import cv2
+
+            sheet = cv2.imread(kiosk_app.teach_sheet)
+            assert sheet is not None and sheet.shape[0] > 100
             kiosk_app.game_name = "yokir"
             assert kiosk_app.deck_in_play() == "my-yokir"
         finally:
