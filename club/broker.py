@@ -119,7 +119,8 @@ def wait_port(host: str, port: int, timeout: float, *, proc: subprocess.Popen | 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
-            raise BrokerError(f"mosquitto exited with status {proc.returncode} before listening")
+            raise BrokerError(f"{Path(str(proc.args[0])).name} exited with status {proc.returncode} "
+                              f"before listening on {host}:{port}")
         try:
             with socket.create_connection((host, port), timeout=0.2):
                 return

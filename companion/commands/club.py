@@ -50,6 +50,7 @@ def _check_port(host: str, port: int) -> None:
     from club.errors import ClubError
 
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
         try:
             probe.bind((host, port))
         except OSError as exc:

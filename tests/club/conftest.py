@@ -7,32 +7,15 @@ import os
 import shutil
 
 import pytest
-
-IN_CI = bool(os.environ.get("CI"))
-
-
-def need(ok: bool, why: str) -> None:
-    """Skip without a system part on a developer's machine; in CI (make test installs them)
-    a missing part fails the run instead of passing it unseen."""
-    if not ok:
-        (pytest.fail if IN_CI else pytest.skip)(why)
-
+from club_support import DIRECTOR_PASSWORD, HUB_PASSWORD, IN_CI, TABLES, need, table_password
 
 if not IN_CI:
     pytest.importorskip("paho.mqtt", reason="the club extra (paho-mqtt) is not installed")
     pytest.importorskip("starlette", reason="the club extra (starlette) is not installed")
 
-from club.broker import LocalBroker, free_port  # noqa: E402
-from club.serve import Hub  # noqa: E402
-from club.simulate import SimTable  # noqa: E402
-
-HUB_PASSWORD = "hub-secret"
-DIRECTOR_PASSWORD = "director-secret"
-TABLES = 6
-
-
-def table_password(name: str) -> str:
-    return f"pw-{name}"
+from club.broker import LocalBroker, free_port
+from club.serve import Hub
+from club.simulate import SimTable
 
 
 @pytest.fixture

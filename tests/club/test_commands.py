@@ -8,7 +8,7 @@ import socket
 import urllib.request
 
 import pytest
-from conftest import table_password
+from club_support import table_password
 
 from club.broker import free_port
 from club.simulate import wait_for

@@ -15,7 +15,7 @@ import urllib.request
 
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import HUB_PASSWORD, table_password
+from club_support import HUB_PASSWORD, table_password
 from paho.mqtt.enums import CallbackAPIVersion
 
 from club import topics

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 from chromium import Chromium, chromium_path
-from conftest import DIRECTOR_PASSWORD, need
+from club_support import DIRECTOR_PASSWORD, need
 
 from club.simulate import audit, wait_for
 
