@@ -225,8 +225,6 @@ class Session:
         again with the same key replaces the question. Nothing is logged until the answer."""
         if not isinstance(question, Question):
             raise TypeError(f"ask() takes a Question, got {question!r}")
-        if not question.candidates:
-            raise ValueError(f"question {question.key!r} has no candidate cards to offer")
         with self._lock:
             if self._questions.get(question.key) == question:
                 return

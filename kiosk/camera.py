@@ -127,6 +127,7 @@ class Recognition:
                  warp_width: int = 1280) -> None:
         self._recognizer = recognizer
         self.questions: list[Question] = []  # what recognition asked about the last frame
+        self.withdrawn: list[str] = []  # ... and the keys of the questions it takes back
         self._corners = corners
         self._warp_width = warp_width
         self._warp: tuple[Any, Any, tuple[int, int]] | None = None  # H, H inverse, size
@@ -200,6 +201,7 @@ class Recognition:
                                           state))
         mat = None if result.mat is None else (OK if result.mat.ok else MAT_LOST)
         self.questions = list(getattr(result, "questions", None) or ())
+        self.withdrawn = list(getattr(result, "withdrawn", None) or ())
         return annotations, list(result.observations), mat
 
     def link(self, session: Any) -> Callable[[], None]:
@@ -417,9 +419,17 @@ class CameraFeed:
                     log.warning("camera: the screen is not taking observations; dropped one")
                 self._observations.append(o)
         questions = list(getattr(recognition, "questions", None) or ()) if recognition is not None else []
-        if questions:
-            with self._lock:
-                self._questions.extend(questions)
+        withdrawn = list(getattr(recognition, "withdrawn", None) or ()) if recognition is not None else []
+        with self._lock:
+            self._questions.extend(questions)
+            if withdrawn:  # not yet taken by the UI: never asked at all
+                kept = [q for q in self._questions if q.key not in withdrawn]
+                self._questions.clear()
+                self._questions.extend(kept)
+            session = self._session if self._unlink is not None else None
+        for key in withdrawn:  # the card left, or recognition named it after all
+            if session is not None and callable(getattr(session, "withdraw", None)):
+                session.withdraw(key)
         if mat == MAT_LOST:
             self._set_status(MAT_LOST, "the mat's markers are not in view")
         else:

@@ -89,6 +89,8 @@ def run_headless(game: str, seed: int | None, *, record: Path | None = None,
         out.line(f"{result.wrong} events differed from the truth (put right by touch); the scores "
                  f"{'match' if result.match else 'differ from'} the full-information game: "
                  f"{scores_words(names, result.scores)} against {scores_words(names, result.truth)}.")
+    for text in result.differences:
+        out.line(f"Wrong: {text}")
     if result.questions:
         out.line(f"The camera asked about {result.questions} cards; the players named them on the screen.")
     if record is not None:

@@ -148,6 +148,7 @@ class SyntheticTable:
         self.last: Look | None = None
         self.notes: list[str] = []  # words for the recorder's caption, set by the director
         self.questions: list[Question] = []  # what recognition asked about the last frame
+        self.withdrawn: list[str] = []  # ... and the keys of questions it takes back
         # The next frame is rendered on a second thread while this one is recognised.
         self._painter = ThreadPoolExecutor(1, thread_name_prefix="demo-render")
         self._ahead: tuple[tuple[Scene, float], Future[tuple[np.ndarray, SceneTruth]]] | None = None
@@ -171,6 +172,7 @@ class SyntheticTable:
         self.frames += 1
         self.last = Look(result, truth)
         self.questions = list(getattr(result, "questions", None) or ())
+        self.withdrawn = list(getattr(result, "withdrawn", None) or ())
         for sink in self.sinks:
             sink.frame(image, result, truth, list(self.notes))
         return list(result.observations)

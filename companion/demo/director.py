@@ -107,6 +107,7 @@ class DemoResult:
     questions: int = 0  # questions the players answered (an answer the rules refuse too)
     wrong: int = 0  # events that differed from the truth (a tolerant director counts them)
     match: bool = True  # the scores are the full-information game's, and it is over
+    differences: list[str] = field(default_factory=list)  # what each wrong event was, in words
 
     def summary(self) -> dict[str, Any]:
         """The line `companion demo --json` ends with."""
@@ -142,6 +143,7 @@ class Director:
         self.observations = 0
         self.sources: dict[str, int] = {}
         self.wrong = 0
+        self.differences: list[str] = []
         self.questions = 0
         self._answered: set[str] = set()  # question keys the players have answered
 
@@ -162,9 +164,10 @@ class Director:
         match = True
         try:
             self._check_end()
-        except DemoMismatch:
+        except DemoMismatch as exc:
             if not self.tolerant:
                 raise
+            self.differences.append(str(exc))
             match = False
         view = self.session.view()
         done = self.session.events()
@@ -174,7 +177,8 @@ class Director:
                           time.perf_counter() - started, dict(self.sources),
                           camera=sum(e.source == "vision" for e in done),
                           asked=sum("asked" in (e.observation or {}) for e in done),
-                          questions=self.questions, wrong=self.wrong, match=match)
+                          questions=self.questions, wrong=self.wrong, match=match,
+                          differences=list(self.differences))
 
     def _play(self, step: Step) -> None:
         """One move of the true game: at the table (when anyone can see it), then checked."""
@@ -199,9 +203,10 @@ class Director:
         self.sources[source] = self.sources.get(source, 0) + 1
         try:
             self._check(step, source)
-        except DemoMismatch:
+        except DemoMismatch as exc:
             if not self.tolerant:
                 raise
+            self.differences.append(str(exc))
             self._put_right(step, source)
         self._settle()
 
@@ -278,6 +283,8 @@ class Director:
                                     next_t=next_t):
             self.observations += 1
             self._observed.append((obs, self.session.observe(obs)))
+        for key in getattr(self.camera, "withdrawn", None) or ():
+            self.session.withdraw(key)  # the card left, or recognition named it after all
         for question in getattr(self.camera, "questions", None) or ():
             self._ask(question)
 

@@ -44,12 +44,15 @@ class Recognizer:
     each) and remembers what the session taught it."""
 
     pending: list[Question] = field(default_factory=list)
+    taken_back: list[str] = field(default_factory=list)
     prior: Any = None
     resolved: list[tuple[str, str]] = field(default_factory=list)
 
     def process(self, image, t, index):
         questions = [self.pending.pop(0)] if self.pending else []
-        return SimpleNamespace(cards=[], stable=[], mat=None, observations=[], questions=questions)
+        withdrawn = [self.taken_back.pop(0)] if self.taken_back and not questions else []
+        return SimpleNamespace(cards=[], stable=[], mat=None, observations=[], questions=questions,
+                               withdrawn=withdrawn)
 
     def resolve(self, key: str, code: str) -> None:
         self.resolved.append((key, code))
@@ -163,3 +166,16 @@ def test_a_seat_button_answers_and_undo_takes_it_back(kiosk_app, pump, find):
         press("backspace")  # undo
         assert _pump_until(pump, lambda: kiosk_app.view.events == 0)
         assert kiosk_app.view.can_redo and "MT" in recognizer.prior.likely
+
+
+def test_a_question_recognition_takes_back_leaves_the_screen(kiosk_app, pump, find):
+    recognizer = Recognizer()
+    with camera(kiosk_app, recognizer):
+        start(kiosk_app, pump, recognizer)
+        recognizer.pending.append(upcard_question())
+        assert _pump_until(pump, lambda: shown_answers(kiosk_app, find))
+        recognizer.taken_back.append("card-1")  # the card was taken away, or named after all
+        assert _pump_until(pump, lambda: not kiosk_app.session.questions())
+        pump(2)
+        assert not shown_answers(kiosk_app, find) and not kiosk_app.screen("play").asking
+        assert kiosk_app.view.events == 0
