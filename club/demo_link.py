@@ -31,7 +31,9 @@ def run_on_club(args: argparse.Namespace, record: Path | None, run_headless: Cal
         table.publisher.watch(session)
     try:
         table.publisher.start()
-        code = run_headless(args.game, args.seed, record=record, store=table.store, on_session=on_session)
+        extra = {"preset": args.preset} if getattr(args, "preset", None) else {}
+        code = run_headless(args.game, args.seed, record=record, store=table.store, on_session=on_session,
+                            **extra)
         if code == 0 and sessions and sessions[0].state().is_terminal():
             state = sessions[0].state()
             done = table.confirm(sessions[0].game_id, other_side(state.scores(), state.winners()),
