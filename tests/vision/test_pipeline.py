@@ -257,3 +257,18 @@ def test_with_a_lores_copy_a_still_table_never_fetches_the_full_frame():
     assert events[1][2] <= 33  # three frames to be placed, as ever
     assert len([i for i in fetched if 5 <= i < 30]) <= 2  # the still run: hardly ever fetched
     assert 30 in fetched  # the new card: fetched at once
+
+
+def test_a_still_frame_is_no_second_reading_of_a_card_not_yet_confirmed():
+    """One identification repeated by a still table must not count as three readings: a
+    card named once is identified again on the next frames until two readings agree."""
+    camera = SyntheticCamera(MAT, "yokir", seed=5, size=SIZE, degrade=Degradations(noise=0.3))
+    scene = Scene(MAT, "yokir", (place("MT", "play-0"),))
+    rec = Recognizer("yokir", MAT)
+    for i in range(6):
+        image, _ = camera.render(scene, i / 30)
+        rec.process(image, i / 30, i)
+        if i == 0:
+            assert rec.identifications == 1 and rec.still_frames == 0
+    assert rec.identifications == 2  # read twice, then taken as still
+    assert rec.still_frames >= 3
