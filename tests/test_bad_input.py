@@ -35,6 +35,10 @@ from companion.cli import main
 from companion.session import Session
 from companion.storage import NotPlaying, Store
 
+#: More examples for a longer hunt (COMPANION_FUZZ_SCALE=20 pytest tests/test_bad_input.py);
+#: the suite runs them at 1, within its time.
+SCALE = max(1, int(os.environ.get("COMPANION_FUZZ_SCALE", "1") or 1))
+
 # -- files every case can use ----------------------------------------------------------------
 
 
@@ -220,6 +224,8 @@ CASES = [
     ("watch dir:{frames} --game yokir", "damaged image"),
     ("watch file:{text.png} --game yokir --frames 0", "--frames must be 1 or more"),
     ("camera calibrate --source file:{huge.png}", "more pixels than the 64,000,000"),
+    ("watch synthetic:yokir?seed=-1 --game yokir --frames 1", "seed must be 0 or more"),
+    ("watch synthetic:yokir?calibration=/dev/zero --game yokir --frames 1", "not a regular file"),
     # logs
     ("replay {deep.jsonl}", "line 1: JSON nested more than 64 deep"),
     ("replay {deepstart.jsonl}", "line 1: JSON nested more than 64 deep"),
@@ -399,7 +405,7 @@ def _bad_image() -> st.SearchStrategy[bytes]:
     )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=_bad_image(), command=st.sampled_from(IMAGE_COMMANDS), suffix=st.sampled_from([".png", ".jpg"]))
 def test_generated_images_never_crash(tmp_path_factory, data, command, suffix):
     root = tmp_path_factory.mktemp("img")
@@ -441,7 +447,7 @@ def _apply(lines: list[str], mutations) -> list[str]:
     return out
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30 * SCALE, deadline=None)
 @given(text=_bad_log(), as_json=st.booleans())
 def test_generated_logs_never_crash(tmp_path_factory, text, as_json):
     root = tmp_path_factory.mktemp("log")
@@ -455,7 +461,7 @@ def test_generated_logs_never_crash(tmp_path_factory, text, as_json):
     assert snapshot(root) == before
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20 * SCALE, deadline=None)
 @given(text=st.one_of(st.text(max_size=120), st.binary(max_size=120).map(lambda b: b.decode("latin-1")),
                       st.sampled_from(["[[seats]]\nbuttons = [2, 2]\nled = 2\n",
                                        "[table]\nconfirm = 99\n", "seats = 3\n", "[" * 500])))
@@ -494,7 +500,7 @@ DB_COMMANDS = [
 ]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), command=st.sampled_from(DB_COMMANDS))
 def test_generated_databases_never_crash(tmp_path, data, command):
     db = data.draw(_bad_database(tmp_path))
@@ -506,6 +512,28 @@ def test_generated_databases_never_crash(tmp_path, data, command):
         assert_refused(code, err, "game 1")
     if not damaged_row:  # only a real database can be read or changed
         assert code == 2 and snapshot(tmp_path) == before
+
+
+SOURCES = st.one_of(
+    st.tuples(st.sampled_from(["file:", "dir:", "synthetic:", "cv:", "picamera2:", "x:", ""]),
+              st.sampled_from(["", "yokir", "piktas", "/dev/zero", "/dev/full", "/", "-1", "0", "..",
+                               "medieval-mastery", "chess"]),
+              st.lists(st.tuples(st.sampled_from(["seed", "frames", "fps", "degrade", "players",
+                                                  "width", "height", "calibration", "blur", "x"]),
+                                 st.sampled_from(["", "-1", "0", "1", "nan", "inf", "1e9", "abc", "hard",
+                                                  "/dev/zero", "none", "2"])), max_size=3))
+      .map(lambda t: t[0] + t[1] + ("?" + "&".join(f"{k}={v}" for k, v in t[2]) if t[2] else "")),
+    st.text(max_size=30))
+
+
+@settings(max_examples=20 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(source=SOURCES)
+def test_generated_sources_never_crash(tmp_path, source):
+    code, _out, err = run(["watch", source, "--game", "yokir", "--frames", "1"], tmp_path)
+    # a good source (synthetic:yokir) reads its frame and stops: status 0
+    assert code in (0, 2) and "Traceback" not in err, (source, err)
+    if code == 2:
+        assert_refused(code, err)
 
 
 WORDS = st.one_of(st.text(max_size=12), st.sampled_from(
@@ -524,7 +552,7 @@ ARG_COMMANDS = [
 ]
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=50 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(ARG_COMMANDS), words=st.lists(WORDS, min_size=1, max_size=3))
 def test_generated_arguments_never_crash(tmp_path, command, words):
     (tmp_path / "kept.pdf").write_bytes(b"precious")

@@ -410,9 +410,13 @@ def load_calibration(path: Path) -> Calibration:
     """A calibration file; BadCalibration naming it if it cannot be read."""
     path = Path(path)
     try:
+        if path.exists() and not path.is_file():  # a folder, or /dev/zero read for ever
+            raise BadCalibration(f"the calibration {path} is not a regular file")
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BadCalibration(f"no such calibration file: {path}") from None
+    except RecursionError:
+        raise BadCalibration(f"cannot read the calibration {path}: JSON nested too deep") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BadCalibration(f"cannot read the calibration {path}: {exc}") from None
     if not isinstance(data, dict):

@@ -147,7 +147,10 @@ def _open(uri: str, **kw: Any) -> FrameSource:
         known: dict[str, type] = {"seed": int, "frames": int, "fps": float, "degrade": object,
                                   "players": int, "width": int, "height": int}
         known.update(dict.fromkeys(Degradations.KNOBS, float))
-        return SyntheticSource(body, **options(uri, {**query, **kw}, known))
+        opts = options(uri, {**query, **kw}, known)
+        if opts.get("seed", 0) < 0:  # seeds are 0 or more everywhere (a negative one fails late)
+            raise UnknownSource(f"{uri} option seed must be 0 or more, got {opts['seed']}")
+        return SyntheticSource(body, **opts)
     raise UnknownSource(f"unknown frame source {uri!r}: use {', '.join(_forms())}")
 
 
