@@ -36,8 +36,9 @@ from vision.detect import (
     occluders,
 )
 from vision.homography import FOUND, HELD, LOST, MatLock, MatState, find_markers, mat_only, to_plane, top_down
-from vision.identify import IdentifyParams, Identity, identify, warp_card
+from vision.identify import IdentifyParams, Identity, Prior, identify, warp_card
 from vision.mats import QUIET_MM, MatSpec
+from vision.outline import find_outlines
 from vision.templates import Templates, deck_templates
 from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
 from vision.zones import locator, zone_at
@@ -75,6 +76,9 @@ class PipelineParams:
     still_level: float = 10.0
     still_cells: int = 4
     still_refresh: int = 60
+    #: Without a mat, until the cards' scale is known (a still photo, the first frames
+    #: of a stream): look for card outlines at any scale (vision.outline) as well.
+    outlines: bool = True
     detect: DetectParams = field(default_factory=DetectParams)
     identify: IdentifyParams = field(default_factory=IdentifyParams)
     track: TrackParams = field(default_factory=TrackParams)
@@ -164,6 +168,8 @@ class Recognizer:
         self._scale: float | None = None  # without a mat: detection pixels per mm
         self._frame = -1
         self.identifications = 0  # how many times identify() ran (for the benchmark)
+        #: What the rules say may appear next (vision.identify.Prior), set by the session.
+        self.prior: Prior | None = None
         self.still_frames = 0  # frames taken as the last one again (for the benchmark)
         self._still_ref: np.ndarray | None = None  # the mat region of the last processed frame, small
         self._still_box: tuple[int, int, int, int] | None = None
@@ -375,13 +381,16 @@ class Recognizer:
         small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
         found = masks(small, self._scale * min(self.size_mm) if self._scale else None, p.detect)
         whole = find_cards(small, self.aspect, None, p.detect, found)
+        if self._scale is None and p.outlines:
+            whole = _with_outlines(whole, image, f, self.aspect)
         scale = card_scale(whole, self.size_mm)
         if scale is not None:
             self._scale = scale if self._scale is None else 0.8 * self._scale + 0.2 * scale
         quads = whole
         if self._scale is not None:
             card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
-            quads = find_cards(small, self.aspect, card_px, p.detect, found, self._memo)
+            cut = find_cards(small, self.aspect, card_px, p.detect, found, self._memo)
+            quads = _merge_quads(whole, cut) if p.outlines else cut
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
         polys = _polygons(occl)
@@ -408,7 +417,7 @@ class Recognizer:
                 identity = known.identity
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
-                identity = identify(image, corners_px, self.templates, quad.seen, p.identify)
+                identity = identify(image, corners_px, self.templates, quad.seen, p.identify, self.prior)
                 self.identifications += 1
                 k = identity.rotation
                 same = known is not None and identity.known and known.identity.code == identity.code
@@ -441,6 +450,35 @@ class Recognizer:
         a, b = corners_mm[1] - corners_mm[0], self._known[i].corners_mm[1] - self._known[i].corners_mm[0]
         turn = abs(np.degrees(np.arctan2(a[0] * b[1] - a[1] * b[0], a @ b))) % 90
         return self._known[i] if min(turn, 90 - turn) <= 5.0 else None
+
+
+def _with_outlines(whole: list[CardQuad], image: np.ndarray, f: float, aspect: float) -> list[CardQuad]:
+    """Whole cards from the any-scale outline finder and from the bright-card detector
+    (in the detection image's pixels, downscaled by f), each card once."""
+    found = [CardQuad(((c.corners + 0.5) * f - 0.5).astype(np.float32), c.support)
+             for c in find_outlines(image, aspect)]
+    return _merge_quads(found, whole)
+
+
+def _merge_quads(first: list[CardQuad], more: list[CardQuad]) -> list[CardQuad]:
+    """`first`, then each of `more` whose centre lies in none of them. Where a card of
+    `more` is the same outline as one of `first` (they overlap nine tenths), its
+    corners are kept: the bright-card detector's corners are sub-pixel exact."""
+    out = []
+    for k in first:
+        twin = next((c for c in more if _iou(c.corners, k.corners) > 0.9), None)
+        out.append(twin or k)
+    for c in more:
+        centre = tuple(float(v) for v in c.center)
+        if all(cv2.pointPolygonTest(k.corners.reshape(-1, 1, 2), centre, False) < 0 for k in first):
+            out.append(c)
+    return out
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
 
 
 def still(small: np.ndarray, ref: np.ndarray, level: float, cells: int) -> bool:
