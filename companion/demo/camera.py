@@ -199,6 +199,22 @@ class SyntheticTable:
         unlink."""
         return link_recognizer(self.recognizer, session)
 
+    def truth_of(self, question: Question, layout: Layout) -> str | None:
+        """The card of `layout` lying where recognition's card `question.key` lies (its
+        track's centre, table mm), within a card's half width; None when none does. The
+        demo's players see the table; recognition's track is looked up by its key."""
+        tracks = getattr(self.recognizer.tracker, "_tracks", ())  # the truth may peek
+        centre = next((tr.center for tr in tracks if f"card-{tr.id}" == question.key), None)
+        if centre is None:
+            return None
+        best, best_mm = None, min(self.card_mm) / 2
+        for lay in layout:
+            x, y = self.placement(lay).center_mm
+            mm = math.hypot(x - float(centre[0]), y - float(centre[1]))
+            if mm < best_mm:
+                best, best_mm = lay.code, mm
+        return best
+
     def holds(self, code: str, zone: str | None = None) -> bool:
         return any(card.code == code and (zone is None or card.place.zone == zone)
                    for card in self.recognizer.tracker.cards)

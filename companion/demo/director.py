@@ -302,9 +302,15 @@ class Director:
         self._observed.append((question.observation(code), self.session.answer(question.key, code)))
 
     def _truth_of(self, question: Question) -> str | None:
-        """The card a question is about, as the players see it: the one card in its zone
-        that recognition does not hold yet (or, among several, the one the camera offers)."""
+        """The card a question is about, as the players see it: the one lying where
+        recognition's card lies (`camera.truth_of`), else the one card in its zone that
+        recognition does not hold yet (or, among several, the one the camera offers);
+        None when the players cannot tell which card is meant."""
         assert self.camera is not None
+        truth_of = getattr(self.camera, "truth_of", None)
+        seen = truth_of(question, self.layout) if callable(truth_of) else None
+        if seen is not None:  # the card that lies where recognition's card lies
+            return seen
         here = [lay.code for lay in self.layout if lay.zone == question.zone]
         fresh = [code for code in here if not self.camera.holds(code, question.zone)]
         offered = {code for code, _ in question.candidates}
@@ -314,7 +320,7 @@ class Director:
             named = [code for code in pool if code in offered]
             if len(named) == 1:
                 return named[0]
-        return fresh[0] if fresh else None
+        return None
 
     def _settle(self) -> None:
         """Lay the table out as the rules left it (a trick gathered, an Ace set aside)."""

@@ -44,7 +44,7 @@ class Unsure(SyntheticTable):
         out = []
         for obs in super().look(*args, **kwargs):
             if not self.asked and obs.kind == "placed" and obs.code == self.CARD:
-                question = Question("card-1", obs.zone, obs.zone_kind,
+                question = Question("test-1", obs.zone, obs.zone_kind,
                                     ((self.SECOND, 0.62), (self.CARD, 0.6)), seat=obs.seat,
                                     t=obs.t, frame=obs.frame, crop_png=b"png")
                 self.asked.append(question)
@@ -92,3 +92,24 @@ def test_demo_json_ends_with_the_summary_line(capsys) -> None:
     picks = sum(1 for line in lines if " button " in line)
     assert summary == {"events": picks, "camera": 0, "asked": 0, "wrong": 0, "match": True}
     assert picks > 0
+
+
+def test_the_players_name_the_card_lying_where_recognition_asks() -> None:
+    from companion.demo.camera import mat_zones
+    from companion.demo.layout import Change, Layout
+
+    mat, zones = mat_zones("yokir", 3)
+    table = SyntheticTable(mat, "yokir", 0, degrade="clean")
+    try:
+        layout = Layout()
+        layout.apply(Change(place=(("MT", zones.get("play", seat=0)), ("IA", zones.get("play", seat=2)))))
+        for i in range(4):
+            table.look(layout, 1.0 + i / 15)
+        tracks = {tr.code: f"card-{tr.id}" for tr in table.recognizer.tracker._tracks}
+        assert set(tracks) == {"MT", "IA"}
+        for code, key in tracks.items():
+            question = Question(key, "somewhere", "play", (("KS", 0.5), ("QS", 0.49)))
+            assert table.truth_of(question, layout) == code
+        assert table.truth_of(Question("card-999", "x", "play", ()), layout) is None
+    finally:
+        table.close()
