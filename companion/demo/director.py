@@ -103,7 +103,7 @@ class DemoResult:
     seconds: float
     sources: dict[str, int] = field(default_factory=dict)
     camera: int = 0  # accepted events in effect read from the camera
-    asked: int = 0  # ... named by the players on the screen when the camera asked
+    asked: int = 0  # events for which the players named a card on the screen (camera asked)
     questions: int = 0  # questions the players answered (an answer the rules refuse too)
     wrong: int = 0  # events that differed from the truth (a tolerant director counts them)
     match: bool = True  # the scores are the full-information game's, and it is over
@@ -143,6 +143,7 @@ class Director:
         self.observations = 0
         self.sources: dict[str, int] = {}
         self.wrong = 0
+        self.asked = 0  # events for which the camera asked about at least one card
         self.differences: list[str] = []
         self.questions = 0
         self._answered: set[str] = set()  # question keys the players have answered
@@ -176,13 +177,14 @@ class Director:
                           self.camera.frames if self.camera else 0, self.observations,
                           time.perf_counter() - started, dict(self.sources),
                           camera=sum(e.source == "vision" for e in done),
-                          asked=sum("asked" in (e.observation or {}) for e in done),
+                          asked=self.asked,
                           questions=self.questions, wrong=self.wrong, match=match,
                           differences=list(self.differences))
 
     def _play(self, step: Step) -> None:
         """One move of the true game: at the table (when anyone can see it), then checked."""
         self._observed = []
+        questions = self.questions
         if step.public is None:  # nobody sees it: nothing to enter, nothing to check
             self.truth.apply(step.action)
             self._settle()
@@ -201,6 +203,8 @@ class Director:
                             f"source {source!r}")
         self.truth.apply(step.action)
         self.sources[source] = self.sources.get(source, 0) + 1
+        if self.questions > questions:  # a move of several cards counts once
+            self.asked += 1
         try:
             self._check(step, source)
         except DemoMismatch as exc:
