@@ -600,7 +600,7 @@ def run(quick: bool) -> dict:
     print("speed", flush=True)
     sp = speed(90 if quick else 300, 1)
     print("speed for the Pi: still, one card changed, cold", flush=True)
-    pi = pi_speed(60 if quick else 240, 1)
+    pi = pi_speed(60 if quick else 150, 1)
     print("identities per frame", flush=True)
     pf = per_frame(8 if quick else 24, 2)
     print("identities per frame: the room", flush=True)
@@ -608,7 +608,7 @@ def run(quick: bool) -> dict:
     print("whole games", flush=True)
     gm = games(150 if quick else 600, [3] if quick else [3, 4], ["typical", "hard"])
     print("whole games: the room", flush=True)
-    gm_room = games(150 if quick else 600, [3], ["room", "room-wide"])
+    gm_room = games(150 if quick else 450, [3], ["room", "room-wide"])
     gm["runs"].update(gm_room["runs"])
     return {"speed": sp, "pi_speed": pi, "per_frame": pf, "per_frame_room": room, "games": gm,
             "games_room_latency_ms": gm_room["latency_ms"], "quick": quick,
