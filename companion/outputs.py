@@ -23,6 +23,8 @@ class BadOutput(CompanionError, ValueError):
 def checked_output(text: str, force: bool) -> Path:
     """An output path, checked before any work: its folder exists and is writable, and
     it is either new or (with --force) a regular file. Symbolic links are followed."""
+    if not str(text).strip():
+        raise BadOutput("an output file needs a name, got ''")
     path = Path(text).expanduser()
     if path.exists() or path.is_symlink():
         path = path.resolve()
@@ -50,6 +52,8 @@ def checked_output(text: str, force: bool) -> Path:
 def checked_folder(text: str) -> Path:
     """An output folder, checked before any work: made if missing (with its parents),
     and a folder this process can write in. A file or a device there is refused."""
+    if not str(text).strip():
+        raise BadOutput("an output folder needs a name, got ''")
     path = Path(text).expanduser()
     if path.exists() and not path.is_dir():
         raise BadOutput(f"an output folder is needed, and {path} is not a folder")

@@ -212,6 +212,9 @@ CASES = [
     ("demo --headless --record /dev/null", "is not a folder"),
     ("recognize {game.jsonl} --deck yokir --annotate {afile}", "is not a folder"),
     ("camera board -o /dev/full --force", "not a regular file"),
+    ("export 1 --db {good.db} -o ''", "an output file needs a name"),
+    ("deck render yokir --out ''", "an output folder needs a name"),
+    ("demo --headless --record ''", "an output folder needs a name"),
     ("record ahyoheek Ann Bob --db {afile}/c.db", "cannot open database"),
     # images
     ("recognize {huge.png} --deck yokir", "more pixels than the 64,000,000"),

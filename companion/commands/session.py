@@ -151,7 +151,7 @@ def run_players(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     game_id = _game_id(args.game_id)
-    output = checked_output(args.output, args.force) if args.output else None
+    output = checked_output(args.output, args.force) if args.output is not None else None
     with _open(args) as store:
         text = "".join(dumps(e) + "\n" for e in store.export(game_id))
     if output is not None:
