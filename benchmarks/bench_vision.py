@@ -489,6 +489,8 @@ def markdown(res: dict) -> str:
     lines = ["# Vision benchmark", "",
              f"{res['date']}, {res['machine']}, one core. Made by `make bench` "
              "(benchmarks/bench_vision.py); the method and the thresholds are in docs/vision.md.", ""]
+    if res.get("note"):
+        lines += [f"**Note.** {res['note']}", ""]
     lines += ["## Speed: 1280x720, 12 cards, whole pipeline, one core", "",
               "| deck | frames/s | median ms | p95 ms | worst ms |", "|---|---|---|---|---|"]
     for deck, r in res["speed"].items():
