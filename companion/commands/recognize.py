@@ -51,7 +51,7 @@ def _write(path: Path, image) -> None:
 
 def recognize(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
-    from vision.imageio import read_image
+    from vision.imageio import BadImageFile, read_image
     from vision.mats import get_mat
     from vision.pipeline import Recognizer
     from vision.templates import deck_templates
@@ -65,7 +65,11 @@ def recognize(args: argparse.Namespace) -> int:
     templates = deck_templates(deck)
     used: set[Path] = set()
     for name in args.images:
-        image = read_image(name)
+        try:
+            image = read_image(name)
+        except BadImageFile as exc:  # worded as `watch file:` words it
+            why = str(exc).removeprefix(f"{name}: ")
+            raise BadImage(f"cannot read {name!r} as an image: {why}") from None
         result = Recognizer(deck, mat, templates=templates).see(image)
         known = [c for c in result.cards if c.code]
         unknown = [c for c in result.cards if not c.code]
