@@ -64,7 +64,8 @@ def paper_image(bgr: np.ndarray) -> np.ndarray:
 
 
 def _quad_of(contour: np.ndarray) -> np.ndarray | None:
-    """A contour's four corners when its convex hull is a quadrilateral, else None."""
+    """A contour's four corners: its convex hull as a quadrilateral, or the smallest
+    rectangle round it; None when the hull is a triangle or less."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     for eps in (0.02, 0.035, 0.05):
@@ -73,7 +74,9 @@ def _quad_of(contour: np.ndarray) -> np.ndarray | None:
             return approx.astype(np.float32)
         if len(approx) < 4:
             return None
-    return None
+    # Specks of the table stuck to the outline (carpet) leave more than four corners:
+    # the smallest rectangle round it, which the fill test then judges.
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
 
 
 def _shape_ok(quad: np.ndarray, aspect: float, p: OutlineParams) -> bool:
