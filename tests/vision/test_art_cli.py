@@ -28,7 +28,7 @@ def test_deck_render_writes_one_png_per_card_named_by_code(tmp_path, capsys, dec
     (["deck", "render", "tarot", "--out", "o"], "unknown deck 'tarot'"),
     (["deck", "render", "ahyoheek", "--out", "o"], "the Ahyoheek picks deck has no card art"),
     (["deck", "render", "yokir"], "the following arguments are required: --out"),
-    (["deck", "render", "yokir", "--out", "a-file"], "--out must be a folder, and a-file is a file"),
+    (["deck", "render", "yokir", "--out", "a-file"], "and a-file is not a folder"),
 ])
 def test_bad_arguments_are_one_line_errors(args, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
