@@ -17,6 +17,7 @@ Slow (the first run builds the root: tens of minutes) and root-only, so it is no
 7. writes benchmarks/results/pi-check.md.
 
 Usage: python3 systemd/pi_check.py [--reuse-venv] [--root DIR] [--out FILE]
+(`make pi-check` runs it; PI_ROOT=DIR and PI_CHECK_REUSE_VENV=1 work there too.)
 """
 
 from __future__ import annotations
@@ -464,7 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=Path(os.environ.get("PI_ROOT", CHECKOUT / ".pi-root")),
                         help="the emulated root (default .pi-root/ in the checkout, or $PI_ROOT)")
     parser.add_argument("--reuse-venv", action="store_true",
-                        help="keep the root's .venv from the last run (faster; default: a fresh one)")
+                        default=os.environ.get("PI_CHECK_REUSE_VENV", "") not in ("", "0"),
+                        help="keep the root's .venv from the last run (faster; default: a fresh one; "
+                             "or set PI_CHECK_REUSE_VENV=1)")
     parser.add_argument("--out", type=Path, default=CHECKOUT / "benchmarks/results/pi-check.md")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
