@@ -252,13 +252,17 @@ def host_ca_bundle(config: dict[str, dict[str, str]]) -> str:
     raise CheckFailed("found no CA bundle on the host to give pip in the root")
 
 
-def local_paths(value: str) -> list[str]:
-    """The host files and folders a pip setting names (file:// URLs and plain paths)."""
+def local_paths(key: str, value: str) -> list[str]:
+    """The host files and folders a pip setting needs (file:// URLs and plain paths). A
+    local index's pages link to files beside its `simple/` folder, so for an index the
+    folder holding `simple/` is needed."""
     paths = []
     for word in value.split():
-        path = word[len("file://"):] if word.startswith("file://") else word
-        if path.startswith("/") and Path(path).exists():
-            paths.append(path)
+        path = Path(word[len("file://"):] if word.startswith("file://") else word)
+        if key.endswith("index-url") and path.name == "simple":
+            path = path.parent
+        if path.is_absolute() and path.exists() and str(path) not in paths:
+            paths.append(str(path))
     return paths
 
 
@@ -273,7 +277,7 @@ def configure_pip(root: Path, mounts: Mounts) -> list[str]:
         for key, value in sorted(config[section].items()):
             if key == "cert":
                 continue
-            for path in local_paths(value) if key in PATH_KEYS else []:
+            for path in local_paths(key, value) if key in PATH_KEYS else []:
                 mounts.bind_read_only(path)
                 notes.append(f"{key}: host path {path} mounted read-only at the same place")
             lines.append(f"{key} = {value}")
@@ -527,8 +531,8 @@ def check_run(root: Path, args: argparse.Namespace, report: Report, host_compani
     print(install.output, flush=True)
     passed_import = "picamera2 imports with numpy" in install.output
     if install.status or not passed_import:
-        report.fail("install-pi.sh --no-system did not get past the picamera2 import check"
-                    if not passed_import else f"install-pi.sh --no-system exited with {install.status}")
+        raise CheckFailed("install-pi.sh --no-system did not get past the picamera2 import check"
+                          if not passed_import else f"install-pi.sh --no-system exited with {install.status}")
 
     # the same system simplejpeg loaded under the venv's numpy: the failure the fix avoids
     unfixed = chroot(root, f"""cd {APP} && .venv/bin/python - <<'EOF' 2>&1 || true
@@ -542,7 +546,7 @@ try:
 except Exception as exc:
     print(f"{{type(exc).__name__}}: {{exc}}")
 EOF""", check=False)
-    versions, wheels = root_versions(root) if install.status == 0 else ("(install failed)", "")
+    versions, wheels = root_versions(root)
 
     unit_path = "/etc/systemd/system/table-companion-kiosk.service"
     verify = chroot(root, f"systemd-analyze verify {unit_path} 2>&1; echo \"exit status $?\"", check=False)
