@@ -18,6 +18,7 @@ import json
 import os
 import random
 import sqlite3
+import stat
 import struct
 import subprocess
 import sys
@@ -111,6 +112,16 @@ def make_files(root: Path) -> dict[str, Path]:
     put("kept.pdf", b"%PDF-1.4 precious\n")
     put("kept.jsonl", "precious\n")
     put("afile", "a file where a folder should be\n")
+    # Devices to refuse, made here so that a command that failed to refuse one replaces only
+    # this copy, never the machine's /dev/full: a device node when we may make one (root),
+    # and a link to /dev/null, which must be refused as well.
+    f["device"] = root / "full"
+    try:
+        os.mknod(f["device"], stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except OSError:
+        f["device"].symlink_to("/dev/null")
+    f["devlink"] = root / "null-link"
+    f["devlink"].symlink_to("/dev/null")
     (root / "frames").mkdir()
     (root / "frames" / "a.jpg").write_bytes(jpeg_bytes()[:700])
     f["frames"] = root / "frames"
@@ -195,9 +206,10 @@ def files(tmp_path_factory) -> tuple[Path, dict[str, Path]]:
 # (arguments with {name} for a file above, words the one error line must hold)
 CASES = [
     # unwritable or unsafe outputs: refused before any drawing, nothing replaced
-    ("deck pdf yokir -o /dev/full", "/dev/full exists and is not a regular file"),
-    ("deck pdf yokir -o /dev/full --force", "is not a regular file"),
-    ("mat pdf yokir -o /dev/full --force", "is not a regular file"),
+    ("deck pdf yokir -o {device}", "exists and is not a regular file"),
+    ("deck pdf yokir -o {device} --force", "is not a regular file"),
+    ("mat pdf yokir -o {device} --force", "is not a regular file"),
+    ("mat pdf yokir -o {devlink} --force", "/dev/null exists and is not a regular file"),
     ("mat pdf yokir -o {kept.pdf}", "exists: add --force"),
     ("deck pdf yokir -o {kept.pdf}", "exists: add --force"),
     ("deck pdf yokir -o {frames}", "is a folder"),
@@ -205,13 +217,13 @@ CASES = [
     ("mat pdf yokir -o {root}/nowhere/mat.pdf", "no such folder"),
     ("deck pdf tarot -o {kept.pdf}", "unknown deck 'tarot'"),
     ("deck render yokir --out {afile}", "is not a folder"),
-    ("deck render yokir --out /dev/null", "is not a folder"),
+    ("deck render yokir --out {devlink}", "is not a folder"),
     ("export 1 --db {good.db} -o {kept.jsonl}", "exists: add --force"),
-    ("export 1 --db {good.db} -o /dev/full --force", "not a regular file"),
+    ("export 1 --db {good.db} -o {device} --force", "not a regular file"),
     ("demo --headless --record {afile}", "is not a folder"),
-    ("demo --headless --record /dev/null", "is not a folder"),
+    ("demo --headless --record {devlink}", "is not a folder"),
     ("recognize {game.jsonl} --deck yokir --annotate {afile}", "is not a folder"),
-    ("camera board -o /dev/full --force", "not a regular file"),
+    ("camera board -o {device} --force", "not a regular file"),
     ("export 1 --db {good.db} -o ''", "an output file needs a name"),
     ("deck render yokir --out ''", "an output folder needs a name"),
     ("demo --headless --record ''", "an output folder needs a name"),
@@ -228,7 +240,7 @@ CASES = [
     ("watch file:{text.png} --game yokir --frames 0", "--frames must be 1 or more"),
     ("camera calibrate --source file:{huge.png}", "more pixels than the 64,000,000"),
     ("watch synthetic:yokir?seed=-1 --game yokir --frames 1", "seed must be 0 or more"),
-    ("watch synthetic:yokir?calibration=/dev/zero --game yokir --frames 1", "not a regular file"),
+    ("watch synthetic:yokir?calibration={devlink} --game yokir --frames 1", "not a regular file"),
     # logs
     ("replay {deep.jsonl}", "line 1: JSON nested more than 64 deep"),
     ("replay {deepstart.jsonl}", "line 1: JSON nested more than 64 deep"),
@@ -236,7 +248,7 @@ CASES = [
     ("replay {binary.jsonl}", "cannot read log file"),
     ("replay {nan.jsonl}", "NaN is not a JSON number"),
     ("replay {frames}", "not a regular file"),
-    ("replay /dev/zero", "not a regular file"),
+    ("replay {devlink}", "not a regular file"),
     ("replay {empty.png}", "the log is empty"),
     # damaged databases: named by game and event, never a traceback
     ("export 1 --db {badrow}", "game 1, event 2: not valid JSON"),
@@ -268,8 +280,8 @@ CASES = [
     ("kiosk --check --db {root}/k.db --pins {badpins.toml}", "badpins.toml"),
     ("kiosk --check --db {root}/k.db --source nonsense", "unknown camera source"),
     ("panel test --pins {badpins.toml} --mock --seconds 0", "badpins.toml"),
-    ("panel test --pins /dev/zero --mock --seconds 0", "not a regular file"),
-    ("kiosk --check --db {root}/k.db --pins /dev/zero", "not a regular file"),
+    ("panel test --pins {devlink} --mock --seconds 0", "not a regular file"),
+    ("kiosk --check --db {root}/k.db --pins {devlink}", "not a regular file"),
 ]
 
 
@@ -289,6 +301,7 @@ def test_each_bad_input_is_one_line_and_changes_nothing(files, template, words):
     assert_refused(code, err, words)
     after = snapshot(root)
     assert {k: after.get(k) for k in before} == before, "a file that was there changed"
+    assert not f["device"].is_file() and not f["devlink"].is_file(), "a device was replaced"
     assert not list(root.glob("**/.*.tmp")), "a temporary file was left behind"
 
 
@@ -519,12 +532,12 @@ def test_generated_databases_never_crash(tmp_path, data, command):
 
 SOURCES = st.one_of(
     st.tuples(st.sampled_from(["file:", "dir:", "synthetic:", "cv:", "picamera2:", "x:", ""]),
-              st.sampled_from(["", "yokir", "piktas", "/dev/zero", "/dev/full", "/", "-1", "0", "..",
+              st.sampled_from(["", "yokir", "piktas", "/dev/null", "/", "-1", "0", "..",
                                "medieval-mastery", "chess"]),
               st.lists(st.tuples(st.sampled_from(["seed", "frames", "fps", "degrade", "players",
                                                   "width", "height", "calibration", "blur", "x"]),
                                  st.sampled_from(["", "-1", "0", "1", "nan", "inf", "1e9", "abc", "hard",
-                                                  "/dev/zero", "none", "2"])), max_size=3))
+                                                  "/dev/null", "none", "2"])), max_size=3))
       .map(lambda t: t[0] + t[1] + ("?" + "&".join(f"{k}={v}" for k, v in t[2]) if t[2] else "")),
     st.text(max_size=30))
 
@@ -540,8 +553,8 @@ def test_generated_sources_never_crash(tmp_path, source):
 
 
 WORDS = st.one_of(st.text(max_size=12), st.sampled_from(
-    ["-1", "0", "", "x", "1e9", "99999999999999999999", "--", "-", "\x00", "../", "/dev/full",
-     "yokir", "piktas", "standard", "AH", "ZZ", "trump", "/dev/zero", "pen"]))
+    ["-1", "0", "", "x", "1e9", "99999999999999999999", "--", "-", "\x00", "../", "/",
+     "yokir", "piktas", "standard", "AH", "ZZ", "trump", "pen"]))
 
 ARG_COMMANDS = [
     ["play", "yokir", "--seed"], ["play", "piktas", "--players"], ["record", "yonac"],
