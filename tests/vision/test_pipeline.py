@@ -265,7 +265,7 @@ def test_a_still_frame_is_no_second_reading_of_a_card_not_yet_confirmed():
     camera = SyntheticCamera(MAT, "yokir", seed=5, size=SIZE, degrade=Degradations(noise=0.3))
     scene = Scene(MAT, "yokir", (place("MT", "play-0"),))
     rec = Recognizer("yokir", MAT)
-    for i in range(6):
+    for i in range(12):
         image, _ = camera.render(scene, i / 30)
         rec.process(image, i / 30, i)
         if i == 0:
