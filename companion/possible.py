@@ -15,6 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+#: A new deal gathers every card back: what was seen before it can be seen again.
+NEW_DEAL = ("deal",)
+#: Games whose cards come back into play within a deal (Yonac's Pile never runs out,
+#: Piktas swaps cards between hand and field): a card seen is no less likely there.
+RETURNING = ("yonac", "piktas")
+
 #: Action fields that name cards laid open on the table (a card, or a list of cards or
 #: of {"card": ...} entries). Cards dealt into hidden hands ("hands") are not among them.
 CARD_FIELDS = ("card", "cards", "upcard", "set", "meld", "laid", "swap", "field")
@@ -38,6 +44,8 @@ def seen_cards(actions: Iterable[Mapping[str, Any]], deck_codes: Iterable[str]) 
     deck = set(deck_codes)
     out: dict[str, str] = {}
     for action in actions:
+        if action.get("type") in NEW_DEAL:
+            out.clear()
         seat = action.get("seat")
         kind = str(action.get("type", "move"))
         who = f" by seat {seat + 1}" if isinstance(seat, int) else ""
@@ -53,8 +61,11 @@ def _verb(kind: str) -> str:
             "lay": "laid", "set": "shown"}.get(kind, "in play")
 
 
-def possible(actions: Iterable[Mapping[str, Any]],
-             deck_codes: Sequence[str]) -> tuple[frozenset[str], dict[str, str]]:
-    """(the cards still unseen, where each seen card is in words)."""
+def possible(actions: Iterable[Mapping[str, Any]], deck_codes: Sequence[str],
+             game: str = "") -> tuple[frozenset[str], dict[str, str]]:
+    """(the cards still unseen in this deal, where each seen card is in words). For a
+    game whose cards come back (RETURNING) every card stays likely."""
+    if game in RETURNING:
+        return frozenset(deck_codes), {}
     seen = seen_cards(actions, deck_codes)
     return frozenset(c for c in deck_codes if c not in seen), seen

@@ -134,7 +134,7 @@ class Session:
             return frozenset(), {}
         with self._lock:
             actions = [e.data for e in self._timeline.done]
-        return possible(actions, get_deck(self.game.deck).codes)
+        return possible(actions, get_deck(self.game.deck).codes, self.game.name)
 
     def watch_possible(self, callback: PossibleListener) -> Callable[[], None]:
         """Call `callback(*self.possible())` now and after every change of the log in

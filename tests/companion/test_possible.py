@@ -41,3 +41,11 @@ def test_a_session_says_which_cards_are_still_unseen(tmp_path):
 def test_ahyoheek_has_no_cards_to_expect(tmp_path):
     session = Session.start(Store(tmp_path / "c.db"), "ahyoheek", ["Ada", "Bo"])
     assert session.possible() == (frozenset(), {})
+
+
+def test_a_new_deal_makes_every_card_possible_again_and_returning_games_keep_all_likely():
+    actions = [{"type": "play", "seat": 0, "card": "KS"}, {"type": "deal", "hands": [["KS"]]}]
+    likely, seen = possible(actions, ["KS", "QS"])
+    assert likely == {"KS", "QS"} and seen == {}
+    likely, seen = possible(actions[:1], ["KS", "QS"], "yonac")
+    assert likely == {"KS", "QS"} and seen == {}
