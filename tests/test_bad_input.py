@@ -180,7 +180,7 @@ def run(args: list[str], root: Path, **env: str | None) -> tuple[int, str, str]:
     values: dict[str, str | None] = {"COMPANION_DATA_DIR": str(root / "data"),
                                      "COMPANION_DB": str(root / "none.db"), "DISPLAY": None,
                                      "WAYLAND_DISPLAY": None, "SDL_VIDEODRIVER": None, **env}
-    with environment(**values), \
+    with environment(**values), contextlib.chdir(root), \
             contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(args)
     return code, out.getvalue(), err.getvalue()

@@ -36,6 +36,7 @@ DYNAMIC = {
     "companion/cli.py": "the modules of the companion.commands package",
     "companion/games/__init__.py": "the engines the catalog names (checked below: companion.games.*)",
     "companion/adapters/__init__.py": "the adapters the catalog names (checked below: companion.adapters.*)",
+    "companion/commands/doctor.py": "third-party libraries whose versions it reports (numpy, cv2, kivy)",
 }
 
 
