@@ -15,13 +15,14 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from club import topics
 from club.errors import BadCorrection, BadMessage, ClubError
+from club.sqlite import immediate
 from companion import ratings as elo
 
 SCHEMA = (
@@ -109,17 +110,8 @@ class HubStore:
         with self._lock:
             self._conn.close()
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        return immediate(self._conn, self._lock)
 
     # -- storing -------------------------------------------------------------------------
     def store(self, messages: Iterable[topics.Message], received: float | None = None) -> Stored:

@@ -22,12 +22,13 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from club.errors import ClubError, NotConfirmable
+from club.sqlite import immediate
 from companion.storage import MEMORY, Event, GameWriter, Store, now
 
 SCHEMA = (
@@ -119,17 +120,8 @@ class Outbox:
         with self._lock:
             self._conn.close()
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        return immediate(self._conn, self._lock)
 
     # -- in the writer's transaction ----------------------------------------------------
     def hook(self, conn: sqlite3.Connection, writer: GameWriter, change: str, payload: Any) -> None:
