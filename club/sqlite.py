@@ -1,4 +1,5 @@
-"""What the club's two SQLite stores share: a write transaction taken at once."""
+"""What the club's two SQLite stores share: a write transaction taken at once, under
+the store's own lock (companion.storage.immediate, which the table's log uses too)."""
 
 from __future__ import annotations
 
@@ -7,19 +8,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from companion.storage import immediate as _immediate
+
 
 @contextmanager
 def immediate(conn: sqlite3.Connection,
               lock: threading.Lock | threading.RLock) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE under `lock` (the writer's lock is taken before anything is read,
-    so two writers never both read, then both write); committed on success, rolled
-    back on any exception."""
-    with lock:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+    """BEGIN IMMEDIATE under `lock`; committed on success, rolled back on any exception."""
+    with lock, _immediate(conn):
+        yield conn

@@ -376,6 +376,21 @@ def _header(conn: sqlite3.Connection) -> tuple[int, int, list[str]]:
 WriteHook = Callable[[sqlite3.Connection, "GameWriter", str, Any], None]
 
 
+
+@contextmanager
+def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write transaction taken at once (BEGIN IMMEDIATE: no other writer can slip in
+    between our reads and our writes); committed on success, rolled back on any
+    exception. The club's stores use it too."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
 class Store:
     """One database file. Thread-safe: one connection behind a lock, so the panel's, the
     camera's and the UI's threads may share it. `create=False` refuses a missing file."""
@@ -513,15 +528,8 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._guard() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+        with self._guard() as conn, immediate(conn):
+            yield conn
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
