@@ -1,13 +1,18 @@
-"""Words and orders every game needs: a card's name, cards in deck order, and a list in
-a sentence ("A, B and C"). One version here instead of one per engine.
+"""Words and orders every game needs: a card's name, cards in deck order, a list in a
+sentence ("A, B and C"), seats as people count them ("seat 1" is index 0), and event
+words as data (`Words`: a template with seat and card references, `render` for the
+text). One version here instead of one per engine.
 
 Pure: standard library and `companion.cards` only, so `companion.games` may import it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import string
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache
+from typing import Any, Union
 
 from companion.cards import get_deck
 
@@ -46,3 +51,139 @@ def card_name(code: str, deck: str, *, article: bool = False) -> str:
     of Thought"). KeyError for a code that is no card of the deck."""
     name = get_deck(deck)[code].name
     return f"the {name}" if article else name
+
+
+# -- event words as data ----------------------------------------------------------------
+# An engine says what happened as a template with references to seats and cards, so a
+# screen can put the players' names and the cards' pictures in; `render` makes the plain
+# sentence the log viewer, the CLI and the verdict line show. Seats are counted from 0 in
+# the data (as in JSON and the event log) and from 1 in the words (issue 19).
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat, by its index from 0; in words "seat 1" for index 0."""
+
+    index: int
+
+    def text(self) -> str:
+        return seat_words(self.index)
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Several seats, by index from 0; in words "seat 2" or "seats 1 and 3"."""
+
+    indexes: tuple[int, ...]
+
+    def text(self) -> str:
+        return seats_words(self.indexes)
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """A card by its code, with the words the engine uses for it ("the Master of Thought",
+    "QS"): a screen may show the card's picture instead."""
+
+    code: str
+    text: str
+
+
+Ref = Union[Seat, Seats, CardRef, "Words", str, int, float]
+
+
+@dataclass(frozen=True)
+class Words:
+    """What an engine says, as data: a `str.format` template ("{seat} plays {card}") and
+    the values of its fields. A field written with a capital first letter ("{Seat}") is
+    the same value with its words capitalised, for the start of a sentence."""
+
+    template: str
+    refs: tuple[tuple[str, Ref], ...] = ()
+
+    @classmethod
+    def of(cls, template: str, **refs: Ref) -> Words:
+        """`Words.of("{Seat} plays {card}", seat=Seat(0), card=CardRef("MT", "..."))`."""
+        return cls(template, tuple(refs.items()))
+
+    def __str__(self) -> str:
+        return render(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-able: {"template": ..., "refs": {name: {"seat": 0} | {"seats": [0, 2]} |
+        {"card": code, "text": words} | {"words": {...}} | a number or a string}}."""
+        return {"template": self.template, "refs": {k: _ref_json(v) for k, v in self.refs}}
+
+
+def _ref_json(ref: Ref) -> Any:
+    if isinstance(ref, Seat):
+        return {"seat": ref.index}
+    if isinstance(ref, Seats):
+        return {"seats": list(ref.indexes)}
+    if isinstance(ref, CardRef):
+        return {"card": ref.code, "text": ref.text}
+    if isinstance(ref, Words):
+        return {"words": ref.to_json()}
+    return ref
+
+
+def seat_words(index: int) -> str:
+    """A seat as people count it: index 0 is "seat 1"."""
+    return f"seat {index + 1}"
+
+
+def seats_words(indexes: Iterable[int]) -> str:
+    """"seat 2" for one seat, "seats 1 and 3" for more (indexes from 0)."""
+    found = list(indexes)
+    if len(found) == 1:
+        return seat_words(found[0])
+    return "seats " + and_list(str(i + 1) for i in found)
+
+
+SeatNamer = Callable[[int], str]
+
+
+def render(words: Words | str, seat_name: SeatNamer | None = None) -> str:
+    """The plain text of `words`. `seat_name(index)` gives a seat's words (a player's
+    name, say); by default "seat 1" for index 0, and "seats 1 and 3" for several."""
+    if isinstance(words, str):
+        return words
+    refs = dict(words.refs)
+    values: dict[str, str] = {}
+    for _, field_name, _, _ in _FORMATTER.parse(words.template):
+        if not field_name or field_name in values:
+            continue
+        key = field_name if field_name in refs else field_name[:1].lower() + field_name[1:]
+        text = _ref_text(refs[key], seat_name)
+        values[field_name] = text[:1].upper() + text[1:] if key != field_name else text
+    return words.template.format_map(values)
+
+
+def _ref_text(ref: Ref, seat_name: SeatNamer | None) -> str:
+    if isinstance(ref, Seat):
+        return seat_name(ref.index) if seat_name else ref.text()
+    if isinstance(ref, Seats):
+        if seat_name is None:
+            return ref.text()
+        return and_list(seat_name(i) for i in ref.indexes)
+    if isinstance(ref, CardRef):
+        return ref.text
+    if isinstance(ref, Words):
+        return render(ref, seat_name)
+    return str(ref)
+
+
+def join_words(parts: Iterable[Words | str], sep: str = " ") -> Words:
+    """Several words as one: the parts' renderings joined by `sep` (empty parts left out)."""
+    kept = [p for p in parts if p]
+    refs = tuple((f"p{i}", p if isinstance(p, Words) else Words(p.replace("{", "{{").replace("}", "}}")))
+                 for i, p in enumerate(kept))
+    return Words(sep.replace("{", "{{").replace("}", "}}").join(f"{{p{i}}}" for i in range(len(kept))), refs)
+
+
+def plain(text: str) -> Words:
+    """Text with no seat or card in it, as words (braces kept as they are)."""
+    return Words(text.replace("{", "{{").replace("}", "}}"))
+
+
+_FORMATTER = string.Formatter()
