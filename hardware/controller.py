@@ -36,19 +36,17 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.cards import get_deck
 from companion.errors import CompanionError
-from companion.games import get_game
-from companion.games.ahyoheek import PICKS
-from companion.games.base import Action
+from companion.menus import panel_action
 from companion.viewmodel import SessionPort, ViewModel
 from hardware.panel import ButtonEvent, Panel
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from companion.games import Action
 
-CARD_KEYS = frozenset({"card", "cards"})
+log = logging.getLogger(__name__)
 
 
 class PanelController:
@@ -72,7 +70,6 @@ class PanelController:
         self._red_until = -1.0
         self._alarm_since: float | None = None
         self._shown: dict[int, bool] = {}  # id(device) -> value last written
-        self._deck_codes: dict[str, frozenset[str]] = {}
         self._takes_source: dict[str, bool] = {}
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -138,29 +135,14 @@ class PanelController:
         return method(source=self.source) if self._takes_source[name] else method()
 
     def action_for(self, event: ButtonEvent, view: ViewModel) -> Action | None:
-        """The action a seat button makes in `view`, or None when it is ignored."""
+        """The action a seat button makes in `view`, or None when it is ignored (the
+        rules for the panel's buttons are `companion.menus.panel_action`)."""
         if event.kind != "seat" or event.seat is None or event.index is None or view.over:
             return None
-        seat, index = event.seat, event.index
-        if view.game == "ahyoheek":
-            if seat not in view.table.get("in_play", ()) or index >= len(PICKS):
-                return None
-            action = Action.make("pick", seat, pick=PICKS[index])
-            legal = self._legal_actions()
-            if legal is not None and action not in legal:
-                return None  # the pick this seat already has: nothing to change
-            return action
-        if view.turn != seat:
-            return None
-        legal = self._legal_actions()
-        if not legal:
-            return None
-        codes = self._codes(view.game)
-        choices = [a for a in legal if a.seat == seat and not _names_card(a, codes)]
+        seat = event.seat
         buttons = len(self.panel.pinmap.seats[seat].buttons) if seat < len(self.panel.pinmap.seats) else 0
-        if not choices or len(choices) > buttons or index >= len(choices):
-            return None
-        return choices[index]
+        legal = self._legal_actions()
+        return panel_action(view, legal, seat, event.index, buttons)
 
     def _legal_actions(self) -> Sequence[Action] | None:
         """The session's legal actions now, if it can say: its `legal_actions()`, else the
@@ -175,15 +157,6 @@ class PanelController:
         if state is not None and callable(getattr(state, "legal_actions", None)):
             return list(state.legal_actions())
         return None
-
-    def _codes(self, game: str) -> frozenset[str]:
-        if game not in self._deck_codes:
-            try:
-                deck = get_game(game).deck
-                self._deck_codes[game] = frozenset(get_deck(deck).codes) if deck else frozenset()
-            except CompanionError:  # a game or deck that is not registered: keys decide
-                self._deck_codes[game] = frozenset()
-        return self._deck_codes[game]
 
     # -- output -------------------------------------------------------------------------
     def _on_view(self, view: ViewModel) -> None:
@@ -277,13 +250,3 @@ class PanelController:
             self.panel.all_off()
         self._shown.clear()
 
-
-def _names_card(action: Action, codes: frozenset[str]) -> bool:
-    """Does the action play, show or name a card? (Then the panel's buttons cannot make it.)"""
-    for key, value in action.data:
-        if key in CARD_KEYS:
-            return True
-        values = value if isinstance(value, tuple) else (value,)
-        if any(isinstance(v, str) and v in codes for v in values):
-            return True
-    return False

@@ -42,13 +42,13 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion import table
 from companion.catalog import CATALOG, game_info, game_names
 from companion.errors import CompanionError
+from companion.menus import Menu, dealer_choices, menu_for, with_dealer
 from companion.session import Session
 from companion.storage import GameRecord, PlayerRating, Store
 from companion.viewmodel import Verdict, ViewModel
 from kiosk import prefs as prefs_mod
 from kiosk import theme
 from kiosk.camera import NO_CAMERA, OFF, STARTING, CameraFeed, FeedConfig
-from kiosk.choices import Menu, dealer_choices, menu_for, with_dealer
 
 if TYPE_CHECKING:
     from companion.games import Action

@@ -101,7 +101,7 @@ def mid_yokir_trick(app: Any) -> None:
 def a_revoke(app: Any) -> bool:
     """The camera reports a card the seat to act may not play (it must follow suit): the
     referee rejects it and waits for confirm or undo. True if one was found."""
-    from companion.games import Action
+    from companion.menus import Action
 
     state = app.session.state()
     seat = state.current_player()

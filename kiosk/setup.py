@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
 from companion.catalog import game_info
-from companion.games import Option, get_game  # options_spec: issue 19 moves it behind the session
+from companion.menus import Option, options_spec
 from kiosk.widgets import Tap, Toggle
 
 
@@ -133,7 +133,6 @@ class SetupScreen(Screen):
     def prepare(self, game: str) -> None:
         """Fresh answers for `game`: its default number of players, stored names first."""
         info = game_info(game)
-        cls = get_game(info.name)
         app = App.get_running_app()
         self.game, self.caption = info.name, info.title
         self.min_players, self.max_players = info.min_players, info.max_players
@@ -146,10 +145,10 @@ class SetupScreen(Screen):
                 names.append(candidate)
             k += 1
         self.names = names
-        self.values = {o.name: o.default for o in cls.options_spec}
+        self.values = {o.name: o.default for o in options_spec(info.name)}
         self.dealer = -1
         self.players = info.default_players
-        self._build_options(cls.options_spec)
+        self._build_options(options_spec(info.name))
         self._refresh()
 
     # -- answers ----------------------------------------------------------------------
@@ -184,7 +183,7 @@ class SetupScreen(Screen):
 
     def bump_option(self, name: str, direction: int) -> None:
         """+ or - on a whole-number option, kept within its bounds."""
-        option = next(o for o in get_game(self.game).options_spec if o.name == name)
+        option = next(o for o in options_spec(self.game) if o.name == name)
         value = int(self.values.get(name, option.default)) + direction * step_for(option)
         if option.min is not None:
             value = max(option.min, value)

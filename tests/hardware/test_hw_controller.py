@@ -10,7 +10,8 @@ import pytest
 
 from companion.errors import IllegalAction
 from companion.games.base import TERMINAL, Action, Game, State
-from hardware.controller import PanelController, _names_card
+from companion.menus import names_card as _names_card
+from hardware.controller import PanelController
 from hardware.panel import ButtonEvent, Panel
 from hardware.pinmap import PinMap, SeatPins
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from companion.games import Action, games, make_game
+from companion.menus import Count, menu_for
 from companion.observation import Observation
 from companion.session import Session
 from companion.storage import Store
@@ -26,7 +27,6 @@ from kiosk.camera import (
     FeedConfig,
     Recognition,
 )
-from kiosk.choices import Count, menu_for
 from kiosk.prefs import Prefs, load, save
 from kiosk.text import docs_dir, name_seats, rule_blocks, rules_page, shorten
 
@@ -140,7 +140,7 @@ def test_a_finished_game_offers_nothing():
 
 
 def test_dealer_choice_only_where_the_engine_allows_it():
-    from kiosk.choices import dealer_choices
+    from companion.menus import dealer_choices
 
     assert dealer_choices("yokir", 3, {}) == [0, 1, 2]
     assert dealer_choices("ahyoheek", 3, {}) == []  # no deal at all
