@@ -19,9 +19,9 @@ import random
 import time
 
 from benchmarks.common import save, summarise
-from companion.games import piktas_scoring
+from companion.games.piktas import rules as piktas_scoring
 from companion.games.piktas import hints
-from companion.games.piktas_scoring import DECK, _Solver, solve
+from companion.games.piktas.rules import DECK, _Solver, solve
 
 RANDOM_POOLS = 10_000
 REPEATS = 3

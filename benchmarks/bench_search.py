@@ -33,7 +33,8 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.common import save
-from companion.games import medieval_melds, piktas_scoring
+from companion.games.medieval_mastery import rules as medieval_melds
+from companion.games.piktas import rules as piktas_scoring
 from companion.games.piktas import hints
 
 SEED = 18

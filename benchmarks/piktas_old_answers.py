@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks.common import save
-from companion.games.piktas_scoring import DECK, score
+from companion.games.piktas.rules import DECK, score
 
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE_FIX = "eabcce0"  # the last commit with the old Mixed Sequence search

@@ -127,9 +127,11 @@ def _ref_json(ref: Ref) -> Any:
     return ref
 
 
-def seat_words(index: int) -> str:
-    """A seat as people count it: index 0 is "seat 1"."""
-    return f"seat {index + 1}"
+def seat_words(index: Any, *, capital: bool = False) -> str:
+    """A seat as people count it: index 0 is "seat 1" ("Seat 1" with `capital`). A value
+    that is no index (bad input being refused) is shown as it is."""
+    number = index + 1 if isinstance(index, int) and not isinstance(index, bool) else index
+    return f"{'S' if capital else 's'}eat {number}"
 
 
 def seats_words(indexes: Iterable[int]) -> str:
@@ -137,7 +139,7 @@ def seats_words(indexes: Iterable[int]) -> str:
     found = list(indexes)
     if len(found) == 1:
         return seat_words(found[0])
-    return "seats " + and_list(str(i + 1) for i in found)
+    return "seats " + and_list(str(i + 1) if isinstance(i, int) else str(i) for i in found)
 
 
 SeatNamer = Callable[[int], str]

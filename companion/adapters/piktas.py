@@ -26,7 +26,7 @@ from companion.adapters.common import CardBuffer, arrived
 from companion.errors import IllegalAction
 from companion.games import Action, State
 from companion.games.piktas import FIRST_FIELD, PiktasState
-from companion.games.piktas_scoring import DECK, card_order, is_void
+from companion.games.piktas.rules import DECK, card_order, is_void
 from companion.observation import Observation
 from companion.table import register_adapter
 

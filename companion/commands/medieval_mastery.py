@@ -9,7 +9,7 @@ import json
 from companion.cards import get_deck
 from companion.cli import UsageError
 from companion.games.medieval_mastery import MedievalMastery, trick_winner
-from companion.games.medieval_melds import best_arrangement, check_arrangement, check_group, name
+from companion.games.medieval_mastery.rules import best_arrangement, check_arrangement, check_group, name
 
 
 def _codes(texts: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ import json
 
 from companion.cards import get_deck
 from companion.games.piktas import hints
-from companion.games.piktas_scoring import FIELD_POSITIONS, BadPool, Score, check_pool, score
+from companion.games.piktas.rules import FIELD_POSITIONS, BadPool, Score, check_pool, score
 
 
 def _pool(args: argparse.Namespace) -> tuple[list[str], list[str], list[str]]:

@@ -1,7 +1,8 @@
-"""The game engines, one module per game, as the catalog lists them.
+"""The game engines, one package per game, as the catalog lists them.
 
-`companion.catalog` names each game's engine module; the `Game` subclass there with the
-game's `name` is registered, and `get_game("yokir")` returns it. Pure: standard library
+`companion.catalog` names each game's engine package (`companion.games.yokir`, with the
+modules rules, state, words and bot); the `Game` subclass it exports with the game's
+`name` is registered, and `get_game("yokir")` returns it. Pure: standard library
 only (and companion.cards, companion.errors, companion.catalog, companion.words).
 """
 
@@ -11,10 +12,20 @@ import importlib
 from typing import Any
 
 from companion.catalog import GAMES, game_info
-from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State, play_out
+from companion.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    Option,
+    State,
+    describe_event,
+    event_words,
+    play_out,
+)
 
-__all__ = ["CHANCE", "TERMINAL", "Action", "Game", "Option", "State", "games", "get_game",
-           "make_game", "play_out"]
+__all__ = ["CHANCE", "TERMINAL", "Action", "Game", "Option", "State", "describe_event",
+           "event_words", "games", "get_game", "make_game", "play_out"]
 
 _REGISTRY: dict[str, type[Game]] = {}
 
@@ -25,7 +36,8 @@ def _discover() -> dict[str, type[Game]]:
             module = importlib.import_module(info.engine)
             found = [obj for obj in vars(module).values()
                      if isinstance(obj, type) and issubclass(obj, Game)
-                     and obj.__module__ == module.__name__ and vars(obj).get("name") == info.name]
+                     and (obj.__module__ + ".").startswith(module.__name__ + ".")
+                     and vars(obj).get("name") == info.name]
             if len(found) != 1:
                 raise ImportError(f"{info.engine} should define one Game subclass named "
                                   f"{info.name!r} (companion/catalog.py), found {len(found)}")

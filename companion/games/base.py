@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from companion.catalog import CATALOG, GameInfo
 from companion.errors import BadLog, BadOption, IllegalAction
-from companion.words import and_list
+from companion.words import Seat, Seats, Words, plain, render, seat_words, seats_words
 
 CHANCE = -1
 TERMINAL = -2
@@ -86,7 +86,7 @@ class Action:
 
     def __str__(self) -> str:
         args = " ".join(f"{k}={_thaw(v)}" for k, v in self.data)
-        who = "chance" if self.seat is None else f"seat {self.seat}"
+        who = "chance" if self.seat is None else seat_words(self.seat)
         return f"{who} {self.kind} {args}".strip()
 
 
@@ -209,9 +209,15 @@ class Game(ABC):
         game in a fresh state must give the same scores and no verdicts."""
         return action
 
-    def describe(self, event: dict[str, Any]) -> str | None:
-        """Words for one action or outcome event of this game's log (None: the generic text)."""
+    def event_words(self, event: dict[str, Any]) -> Words | None:
+        """Words for one action or outcome event of this game's log, as data: a template
+        with seat and card references (None: the generic words). Engines write this one."""
         return None
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        """The text of `event_words` (None: the generic text)."""
+        words = self.event_words(event)
+        return None if words is None else render(words)
 
     def state_from_json(self, obj: dict[str, Any]) -> State:
         """Rebuild a state from `State.to_json()` by replaying its history."""
@@ -303,11 +309,11 @@ class State(ABC):
         return ""
 
     def result_words(self) -> str:
-        """How the game ended, in a few words ("seat 2 won with 7 points"); "" while it
-        goes on."""
+        """How the game ended, in a few words ("seat 2 won with 7 points", seats counted
+        from 1); "" while it goes on."""
         if not self.is_terminal():
             return ""
-        return f"{and_list(f'seat {w}' for w in self.winners())} won"
+        return f"{seats_words(self.winners())} won"
 
     def view(self) -> dict[str, Any]:
         """What the screen and the LEDs show, as JSON-able data. Keys:
@@ -370,22 +376,41 @@ def play_out(state: State, rng: random.Random, *, bot: bool = True, max_actions:
     raise RuntimeError(f"{game.name} did not end within {max_actions} actions")
 
 
-def describe_event(game: Game, event: dict[str, Any]) -> str:
-    """One line of words for a log event; games refine it with `Game.describe`."""
+def event_words(game: Game, event: dict[str, Any]) -> Words:
+    """The words of one log event as data (`companion.words.Words`: a template with seat
+    and card references), the game's own (`Game.event_words`) or the generic ones."""
     kind = event.get("type")
     if kind == "start":
         opts = ", ".join(f"{k} {v}" for k, v in event.get("config", {}).items())
         seed = f", seed {event['seed']}" if "seed" in event else ""
-        return f"{game.title}: {opts}{seed}"
+        return plain(f"{game.title}: {opts}{seed}")
     if kind == "end":
-        scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(event.get("scores", [])))
-        winners = event.get("winners", [])
-        who = and_list((f"seat {w}" for w in winners), empty="nobody")
-        return f"Game over. Scores: {scores}. Winner: {who}."
-    text = game.describe(event)
-    if text:
-        return text
+        scores = [Words.of("{seat}: {score}", seat=Seat(i), score=s)
+                  for i, s in enumerate(event.get("scores", []))]
+        refs: dict[str, Any] = {f"s{i}": w for i, w in enumerate(scores)}
+        listed = ", ".join(f"{{s{i}}}" for i in range(len(scores)))
+        winners = tuple(event.get("winners", []))
+        refs["who"] = Seats(winners) if winners else "nobody"
+        return Words(f"Game over. Scores: {listed}. Winner: {{who}}.", tuple(refs.items()))
+    words = game.event_words(event)
+    if words is not None:
+        return words
     if kind in game.action_kinds:
-        return str(Action.from_json(event))
+        action = Action.from_json(event)
+        args = " ".join(f"{k}={_thaw(v)}" for k, v in action.data)
+        if action.seat is None:
+            return plain(str(action))
+        return Words.of("{seat} {rest}", seat=Seat(action.seat),
+                        rest=f"{action.kind} {args}".strip())
     rest = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
-    return f"{kind}: {rest}"
+    return plain(f"{kind}: {rest}")
+
+
+def describe_event(game: Game, event: dict[str, Any]) -> str:
+    """One line of words for a log event: the game's (`Game.describe`, the text of its
+    `event_words`) or the generic words, as `event_words` gives them."""
+    if event.get("type") not in ("start", "end"):
+        text = game.describe(event)
+        if text:
+            return text
+    return render(event_words(game, event))

@@ -67,7 +67,7 @@ def test_pick_can_change_until_the_reveal():
 
 def test_seat_not_playing_is_refused_with_a_reason():
     state = make_game("ahyoheek", 2).new_state()
-    with pytest.raises(IllegalAction, match="seats are 0 to 1"):
+    with pytest.raises(IllegalAction, match="seats are 1 to 2"):
         state.apply(Action.make("pick", 2, pick="pen"))
     with pytest.raises(IllegalAction, match="pen, page or beetle"):
         state.apply(Action.make("pick", 0, pick="rock"))
@@ -110,7 +110,7 @@ def test_most_items_breaks_a_tie_on_three():
 
 def test_words_for_a_pick_keep_it_secret_until_the_reveal():
     game = make_game("ahyoheek", 2)
-    assert game.describe({"type": "pick", "seat": 0, "pick": "beetle"}) == "Seat 0 has picked"
+    assert game.describe({"type": "pick", "seat": 0, "pick": "beetle"}) == "Seat 1 has picked"
     state = game.new_state()
     state.apply(Action.make("pick", 0, pick="beetle"))
     with pytest.raises(IllegalAction) as err:

@@ -8,7 +8,7 @@ import pytest
 from companion.errors import BadOption, IllegalAction
 from companion.eventlog import bot_game
 from companion.games import CHANCE, Action, make_game
-from companion.games.medieval_melds import ALL_CARDS, best_arrangement, check_group
+from companion.games.medieval_mastery.rules import ALL_CARDS, best_arrangement, check_group
 
 HANDS_A = [["KC", "QC", "GS", "GT", "GP", "GW", "YS", "YT", "YP"],
            ["MC", "DS", "DT", "DP", "DW", "LS", "LT", "LP", "LW"],
@@ -67,8 +67,8 @@ def test_left_of_the_dealer_leads_and_the_others_follow_in_turn(state):
     # 3: "The player on the left of the dealer plays from his hand the first card of the
     # first trick. The other players then follow in turn"
     assert state.current_player() == 1
-    with pytest.raises(IllegalAction, match=r"seat 2 cannot play the Ecclesiastic of Cups in trick "
-                                            r"1: it is seat 1's turn \(out of turn"):
+    with pytest.raises(IllegalAction, match=r"seat 3 cannot play the Ecclesiastic of Cups in trick "
+                                            r"1: it is seat 2's turn \(out of turn"):
         play(state, 2, "EC")
     play(state, 1, "MC")
     assert state.current_player() == 2
@@ -78,8 +78,8 @@ def test_must_follow_suit_if_possible(state):
     # 3: "They must follow suit if possible."
     play(state, 1, "MC")
     assert [a["card"] for a in state.legal_actions()] == ["EC"]
-    with pytest.raises(IllegalAction, match=r"seat 2 cannot play the Huntsman of Swords in trick 1: "
-                                            r"Cups were led and seat 2 holds the Ecclesiastic of "
+    with pytest.raises(IllegalAction, match=r"seat 3 cannot play the Huntsman of Swords in trick 1: "
+                                            r"Cups were led and seat 3 holds the Ecclesiastic of "
                                             r"Cups \(follow suit if able\)"):
         play(state, 2, "HS")
     play(state, 2, "EC")
@@ -102,7 +102,7 @@ def test_trick_winner_lays_down_from_the_trick_and_the_hand(state):
     assert out == [{"type": "trick", "round": 1, "trick": 1, "leader": 1, "cards": ["MC", "EC", "KC"],
                     "winner": 0, "why": "King of Cups is the highest card (King, value 25)"}]
     assert state.current_player() == 0 and state.phase == "meld"
-    with pytest.raises(IllegalAction, match="seat 1 cannot lay down after trick 1: seat 0 won it"):
+    with pytest.raises(IllegalAction, match="seat 2 cannot lay down after trick 1: seat 1 won it"):
         meld(state, 1)
     out = meld(state, 0, ["KC", "QC", "EC", "MC"])
     assert out[0]["type"] == "arrangement" and out[0]["points"] == 2 * (25 + 24 + 20 + 12)
@@ -112,8 +112,8 @@ def test_trick_winner_lays_down_from_the_trick_and_the_hand(state):
     assert state.scores() == [162, 0, 0]
     # 4: "Once laid down in this way, cards are not available for playing in tricks."
     refill(state)
-    with pytest.raises(IllegalAction, match=r"seat 0 cannot play the Queen of Cups in trick 2: it "
-                                            r"is laid in seat 0's Royal family of Cups"):
+    with pytest.raises(IllegalAction, match=r"seat 1 cannot play the Queen of Cups in trick 2: it "
+                                            r"is laid in seat 1's Royal family of Cups"):
         play(state, 0, "QC")
 
 
@@ -160,7 +160,7 @@ def test_illegal_tableau_is_refused_with_the_reason():
     st.apply(deal_action(3, hands))
     for seat, card in ((1, "MS"), (2, "GS"), (0, "KS")):
         play(st, seat, card)
-    with pytest.raises(IllegalAction, match=r"seat 0's tableau after trick 1 is not legal: group 1 "
+    with pytest.raises(IllegalAction, match=r"seat 1's tableau after trick 1 is not legal: group 1 "
                                             r"\(JC PC\): Jack and Princess of Cups cannot marry: "
                                             r"same suit"):
         meld(st, 0, ["JC", "PC"])
@@ -264,16 +264,16 @@ def test_bad_deals_and_refills_are_refused(state):
     stock = list(deal_action(3, HANDS_A)["stock"])
     with pytest.raises(IllegalAction, match="the King of Cups is dealt twice"):
         st.apply(Action.make("deal", None, dealer=0, hands=hands, stock=stock))
-    with pytest.raises(IllegalAction, match="round 1 is dealt by seat 0"):
+    with pytest.raises(IllegalAction, match="round 1 is dealt by seat 1"):
         st.apply(deal_action(3, HANDS_A, dealer=2))
-    with pytest.raises(IllegalAction, match="seat 0 must get 9 cards"):
+    with pytest.raises(IllegalAction, match="seat 1 must get 9 cards"):
         st.apply(Action.make("deal", None, dealer=0, hands=[HANDS_A[0][:8], None, None], stock=None))
     for seat, card in ((1, "MC"), (2, "EC"), (0, "KC")):
         play(state, seat, card)
     meld(state, 0)
-    with pytest.raises(IllegalAction, match="seat 0 draws 1 card from the stock, not 2"):
+    with pytest.raises(IllegalAction, match="seat 1 draws 1 card from the stock, not 2"):
         state.apply(Action.make("refill", None, cards=[["AS", "BS"], ["CS"], ["OS"]]))
-    with pytest.raises(IllegalAction, match="seat 0 draws the Apothecary of Swords from the stock, "
+    with pytest.raises(IllegalAction, match="seat 1 draws the Apothecary of Swords from the stock, "
                                             "not the Blacksmith of Swords"):
         state.apply(Action.make("refill", None, cards=[["BS"], ["AS"], ["CS"]]))
     with pytest.raises(IllegalAction, match="not now"):
@@ -314,10 +314,10 @@ def test_every_event_has_words():
         assert isinstance(words, str) and words, event
         kinds.add(event["type"])
     assert kinds >= {"deal", "play", "trick", "meld", "arrangement", "refill", "round"}
-    assert game.describe({"type": "play", "seat": 1, "card": "MC"}) == "Seat 1 plays the Mason of Cups (MC)."
+    assert game.describe({"type": "play", "seat": 1, "card": "MC"}) == "Seat 2 plays the Mason of Cups (MC)."
     assert game.describe({"type": "trick", "round": 1, "trick": 3, "leader": 1, "cards": [],
                           "winner": 2, "why": "Zany of Cups beats King of Cups"}) == \
-        "Seat 2 wins trick 3: Zany of Cups beats King of Cups."
+        "Seat 3 wins trick 3: Zany of Cups beats King of Cups."
 
 
 def test_bot_wins_a_useful_trick_with_its_cheapest_winning_card_then_lays_the_best(state):

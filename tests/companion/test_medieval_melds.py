@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from companion.games.medieval_melds import (
+from companion.games.medieval_mastery.rules import (
     ALL_CARDS,
     COMMUNE,
     FAMILY,

@@ -76,15 +76,15 @@ def test_the_public_deal_and_refill_hide_the_cards():
 def test_a_card_seen_twice_is_refused():
     st = public_state()
     play(st, 1, "MC")
-    with pytest.raises(IllegalAction, match=r"seat 2 cannot play the Mason of Cups in trick 1: it is "
-                                            r"already in this trick, played by seat 1 \(a card seen "
+    with pytest.raises(IllegalAction, match=r"seat 3 cannot play the Mason of Cups in trick 1: it is "
+                                            r"already in this trick, played by seat 2 \(a card seen "
                                             r"twice\)"):
         play(st, 2, "MC")
     play(st, 2, "EC")
     play(st, 0, "KC")
     meld(st, 0, ["KC", "QC", "EC", "MC"])
     hidden_refill(st)
-    with pytest.raises(IllegalAction, match=r"it is laid in seat 0's Royal family of Cups \(a card "
+    with pytest.raises(IllegalAction, match=r"it is laid in seat 1's Royal family of Cups \(a card "
                                             r"seen twice\)"):
         play(st, 0, "QC")
 
@@ -96,15 +96,15 @@ def test_cards_under_the_stock_cannot_be_played_before_they_come_round():
     out = meld(st, 0)
     assert out[0]["to_stock"] == ["MC", "EC", "KC"]
     hidden_refill(st)
-    with pytest.raises(IllegalAction, match="seat 0 cannot play the Ecclesiastic of Cups in trick 2: "
+    with pytest.raises(IllegalAction, match="seat 1 cannot play the Ecclesiastic of Cups in trick 2: "
                                             "it is in the stock"):
         play(st, 0, "EC")
 
 
 def test_out_of_turn_and_illegal_tableaux_are_refused_at_the_table():
     st = public_state()
-    with pytest.raises(IllegalAction, match=r"seat 0 cannot play the King of Cups in trick 1: it is "
-                                            r"seat 1's turn \(out of turn"):
+    with pytest.raises(IllegalAction, match=r"seat 1 cannot play the King of Cups in trick 1: it is "
+                                            r"seat 2's turn \(out of turn"):
         play(st, 0, "KC")
     for seat, card in ((1, "MC"), (2, "EC"), (0, "KC")):
         play(st, seat, card)
@@ -124,7 +124,7 @@ def test_a_revoke_shown_before_any_draw_is_a_verdict():
     verdicts = [o for o in out if o["type"] == "verdict"]
     assert verdicts == [{
         "type": "verdict", "round": 1, "seat": 2, "trick": 1, "card": "KS", "rule": "revoke",
-        "text": "Seat 2 revoked in trick 1 of round 1: Cups were led and they played the King of "
+        "text": "Seat 3 revoked in trick 1 of round 1: Cups were led and they played the King of "
                 "Swords, yet they have since shown the Queen of Cups, which they held then (rule: "
                 "follow suit if able)."}]
     assert st.view()["table"]["verdicts"] == verdicts
@@ -173,7 +173,7 @@ def test_an_open_hand_is_held_to_follow_suit_at_once():
     st.apply(Action.make("refill", None, cards=[[None], ["AS"], [None]]))  # seat 1 shows its draw
     assert st.hand_size(1) == 9 and st.unknown[1] == 0
     play(st, 0, "EC")
-    with pytest.raises(IllegalAction, match="Cups were led and seat 1 holds the Mason of Cups"):
+    with pytest.raises(IllegalAction, match="Cups were led and seat 2 holds the Mason of Cups"):
         play(st, 1, "DT")
     with pytest.raises(IllegalAction, match="their hand is known and does not hold it"):
         play(st, 1, "IC")

@@ -12,8 +12,9 @@ from companion.errors import IllegalAction
 from companion.eventlog import bot_game
 from companion.games import Action, make_game
 from companion.games.base import describe_event
-from companion.games.piktas import ALL_CARDS, _deal_position, hints
-from companion.games.piktas_scoring import score
+from companion.games.piktas import ALL_CARDS, hints
+from companion.games.piktas.rules import score
+from companion.games.piktas.state import _deal_position
 
 HANDS_2 = [["O3", "O4", "W9", "K1", "raven", "void1"], ["U1", "U2", "M5", "M6", "jackal", "W2"]]
 FIELD_2 = [["O5"], ["void2", "O6"], ["M2"]]
@@ -74,13 +75,13 @@ def test_swap_and_void_move_the_cards():
 
 @pytest.mark.parametrize("move, words", [
     (dict(kind="swap", seat=0, take="O6", give="O3"),
-     r"seat 0 cannot take O6 in cycle 1: it is covered by void2, and a covered card cannot be"),
+     r"seat 1 cannot take O6 in cycle 1: it is covered by void2, and a covered card cannot be"),
     (dict(kind="swap", seat=0, take="void2", give="O3"), "a void in the field stays there"),
     (dict(kind="swap", seat=0, take="M2", give="void1"), "a void is placed on a field card"),
-    (dict(kind="swap", seat=0, take="M2", give="U1"), "U1 is held by seat 1"),
+    (dict(kind="swap", seat=0, take="M2", give="U1"), "U1 is held by seat 2"),
     (dict(kind="swap", seat=0, take="K9", give="O3"), "K9 in cycle 1: it is not in the field"),
     (dict(kind="swap", seat=1, take="M2", give="U1"),
-     "seat 1 cannot swap out of turn: it is seat 0's turn in cycle 1 of round 1"),
+     "seat 2 cannot swap out of turn: it is seat 1's turn in cycle 1 of round 1"),
     (dict(kind="void", seat=0, void="O3", on="M2"), "not a void"),
     (dict(kind="void", seat=0, void="void1", on="O6"), "covered by void2"),
     (dict(kind="show", seat=0, hand=HANDS_2[0]), "cannot show now"),
@@ -153,7 +154,7 @@ def test_rounds_rotate_the_dealer_and_sum_the_totals():
     bad = Action.make("deal", None, dealer=first["dealer"], hands=None,
                       field=[["O1"], ["O2"], ["O3"]])
     with pytest.raises(IllegalAction, match=f"passes to the dealer's left, seat "
-                                            f"{(first['dealer'] + 1) % 3}"):
+                                            f"{(first['dealer'] + 1) % 3 + 1}"):
         state.apply(bad)
     second = state.sample_chance(rng)
     assert second["dealer"] == (first["dealer"] + 1) % 3

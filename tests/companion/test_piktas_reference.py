@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.piktas_scoring import DECK, score, unit_points
+from companion.games.piktas.rules import DECK, score, unit_points
 
 Option = tuple[int, int, frozenset[str]]  # points, high, trumps the unit holds
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import CompanionError, UnknownCard
-from companion.games.piktas_scoring import (
+from companion.games.piktas.rules import (
     DECK,
     FULL_HAND,
     BadPool,

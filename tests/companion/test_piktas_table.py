@@ -68,16 +68,16 @@ def test_hidden_hands_accept_anything_consistent():
 
 @pytest.mark.parametrize("moves, bad, words", [
     ([], dict(kind="swap", seat=2, take="M2", give="K1"),
-     r"seat 2 cannot swap out of turn: it is seat 1's turn in cycle 1 of round 1 \(play goes "
+     r"seat 3 cannot swap out of turn: it is seat 2's turn in cycle 1 of round 1 \(play goes "
      r"clockwise"),
     ([], dict(kind="swap", seat=1, take="O6", give="K1"),
-     "seat 1 cannot take O6 in cycle 1: it is covered by void2, and a covered card cannot be "
+     "seat 2 cannot take O6 in cycle 1: it is covered by void2, and a covered card cannot be "
      "exchanged"),
     ([], dict(kind="swap", seat=1, take="M2", give="O5"),
-     r"seat 1 cannot give O5 in cycle 1: O5 is in the field \(a card seen twice\)"),
+     r"seat 2 cannot give O5 in cycle 1: O5 is in the field \(a card seen twice\)"),
     ([dict(kind="swap", seat=1, take="M2", give="K1")], dict(kind="swap", seat=2, take="K1",
                                                               give="M2"),
-     "M2 is held by seat 1, taken from the field in cycle 1"),
+     "M2 is held by seat 2, taken from the field in cycle 1"),
     ([], dict(kind="void", seat=1, void="void2", on="O5"), "void2 is in the field"),
 ])
 def test_what_the_table_sees_wrong_is_refused_at_once(moves, bad, words):
@@ -102,13 +102,13 @@ def test_a_shown_hand_is_checked_against_what_was_seen():
     state = table(players=2)
     act(state, "swap", 1, take="M2", give="K1")
     to_showdown(state)
-    with pytest.raises(IllegalAction, match="seat 1 shows 5 cards but holds 6"):
+    with pytest.raises(IllegalAction, match="seat 2 shows 5 cards but holds 6"):
         act(state, "show", 1, hand=["M2", "U1", "U2", "U3", "U4"])
     with pytest.raises(IllegalAction, match=r"cannot show K1: K1 is in the field \(a card seen"):
         act(state, "show", 1, hand=["M2", "U1", "U2", "U3", "U4", "K1"])
     out = act(state, "show", 1, hand=["M2", "U1", "U2", "U3", "U4", "U5"])
     assert [o["type"] for o in out] == ["score"]
-    with pytest.raises(IllegalAction, match="cannot show M2: M2 is held by seat 1"):
+    with pytest.raises(IllegalAction, match="cannot show M2: M2 is held by seat 2"):
         act(state, "show", 0, hand=["M2", "O1", "O2", "O3", "O4", "O8"])
 
 
@@ -119,7 +119,7 @@ def test_a_hand_without_a_card_taken_earlier_is_a_verdict():
     out = act(state, "show", 1, hand=["U1", "U2", "U3", "U4", "U5", "U6"])
     verdict = out[0]
     assert verdict == {"type": "verdict", "round": 1, "seat": 1, "rule": "swap-only",
-                       "text": "Seat 1 took M2 in cycle 1 from the field but does not show it: "
+                       "text": "Seat 2 took M2 in cycle 1 from the field but does not show it: "
                                "a card leaves a hand only by a swap with the field."}
     assert out[1]["type"] == "score" and out[1]["total"] >= 0  # the hand still counts as shown
     assert state.view()["table"]["verdicts"] == [verdict]
@@ -133,7 +133,7 @@ def test_open_hand_teaching_knows_one_seat_exactly():
     with pytest.raises(IllegalAction, match="their hand is O3 O4 W9 K1 raven void1"):
         act(state, "swap", 0, take="M2", give="U1")
     act(state, "swap", 0, take="M2", give="K1")
-    with pytest.raises(IllegalAction, match="O3 is held by seat 0"):
+    with pytest.raises(IllegalAction, match="O3 is held by seat 1"):
         act(state, "swap", 1, take="K1", give="O3")
     act(state, "swap", 1, take="K1", give="U1")  # the hidden seat: anything unseen
     assert state.hands[0] == ["O3", "O4", "W9", "M2", "raven", "void1"]

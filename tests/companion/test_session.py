@@ -42,7 +42,7 @@ def test_a_new_game_shows_whose_turn_it_is(store):
     assert (view.game, view.title, view.players) == ("ahyoheek", "Ahyoheek", ("Ann", "Bob", "Cy"))
     assert view.turn == 0 and view.scores == (0, 0, 0) and view.events == 0 and not view.over
     assert not view.can_undo and not view.can_redo and view.verdict is None
-    assert "seat 0" in view.next and view.table["in_play"] == [0, 1, 2]
+    assert "seat 1" in view.next and view.table["in_play"] == [0, 1, 2]
     assert session.legal_actions() == list(session.state().legal_actions()) and pick(0, "pen") in \
         session.legal_actions()
     assert store.game(session.game_id).status == "playing"

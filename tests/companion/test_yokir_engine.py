@@ -34,7 +34,7 @@ def new(**options):
 
 
 def accepted_hand():
-    """Seat 1 accepts the Journeyman of Thought and discards the Student of Architecture."""
+    """Seat 2 accepts the Journeyman of Thought and discards the Student of Architecture."""
     state = new()
     deal(state)
     out = bid(state, 1, "accept")
@@ -67,7 +67,7 @@ def test_scripted_hand_gives_the_known_tricks_and_points():
     hand = events[-1]
     assert hand == {"type": "hand", "hand": 1, "dealer": 0, "caller": 1, "trump": "T", "tricks": 4,
                     "points": [0, 1, 0], "scores": [0, 1, 0],
-                    "why": "seat 1 called Thought and took 4 tricks, so seat 1 scores 1"}
+                    "why": "seat 2 called Thought and took 4 tricks, so seat 2 scores 1"}
     assert state.current_player() == CHANCE and state.next_dealer() == 1
 
 
@@ -78,7 +78,7 @@ def test_must_follow_trump_when_the_sage_is_led():
     play(state, 1, "IL")
     play(state, 2, "ML")  # seat 2 has no trump left: any card
     assert state.legal_cards(0) == ["PT"]
-    with pytest.raises(IllegalAction, match=r"seat 0 cannot play the Student of Leadership in trick 2: "
+    with pytest.raises(IllegalAction, match=r"seat 1 cannot play the Student of Leadership in trick 2: "
                                             r"they must follow Thought and hold the Prentice of "
                                             r"Thought \(rule: follow suit\)"):
         play(state, 0, "SL")
@@ -91,7 +91,7 @@ def test_caller_holds_the_upcard_and_discards_from_six():
     assert [a["card"] for a in state.legal_actions()] == ["SA", "IL", "IM", "IT", "JT", "MT"]
     with pytest.raises(IllegalAction, match="say which card"):
         state.apply(Action.make("discard", 1, card=None))
-    with pytest.raises(IllegalAction, match="not in seat 1's hand"):
+    with pytest.raises(IllegalAction, match="not in seat 2's hand"):
         state.apply(Action.make("discard", 1, card="MA"))
     state.apply(Action.make("discard", 1, card="JT"))  # the upcard itself may go
     assert "JT" not in state.possible_cards(1) and state.current_player() == 1
@@ -131,7 +131,7 @@ def test_all_pass_twice_voids_the_hand_and_the_deal_moves_on():
                     "tricks": None, "points": [0, 0, 0], "scores": [0, 0, 0],
                     "why": "everybody passed twice, the hand is void and nobody scores"}]
     assert state.current_player() == CHANCE and state.next_dealer() == 0
-    with pytest.raises(IllegalAction, match=r"hand 2 is dealt by seat 0, not seat 2 \(the deal moves "
+    with pytest.raises(IllegalAction, match=r"hand 2 is dealt by seat 1, not seat 3 \(the deal moves "
                                             r"one seat clockwise after every hand\)"):
         deal(state, dealer=2)
     deal(state, dealer=0)
@@ -204,18 +204,18 @@ def test_target_option_shortens_the_game():
 
 
 @pytest.mark.parametrize("action, words", [
-    (Action.make("deal", None, dealer=3, hands=None, upcard="MT"), "dealer must be seat 0, 1 or 2"),
+    (Action.make("deal", None, dealer=3, hands=None, upcard="MT"), "dealer must be seat 1, 2 or 3"),
     (Action.make("deal", None, dealer=None, hands=None, upcard="MT"), "first deal must say who deals"),
     (Action.make("deal", None, dealer=0, hands=None, upcard="XX"), "upcard 'XX' is not a Yokir card"),
     (Action.make("deal", None, dealer=0, hands=[HANDS[0], HANDS[0], None], upcard="JT"),
      "the Student of Leadership is dealt twice"),
     (Action.make("deal", None, dealer=0, hands=[HANDS[0][:4], None, None], upcard="JT"),
-     "seat 0's hand must be five cards"),
+     "seat 1's hand must be five cards"),
     (Action.make("deal", None, dealer=0, hands=[HANDS[0], None, None], upcard="SL"),
-     "dealt twice: to seat 0 and the upcard"),
+     "dealt twice: to seat 1 and the upcard"),
     (Action.make("deal", 1, dealer=0, hands=None, upcard="MT"), "its seat must be null"),
     (Action.make("deal", None, dealer=0, upcard="MT", extra=1), "a deal has no field 'extra'"),
-    (Action.make("play", 1, card="MT"), "seat 1 cannot play the Master of Thought now: Hand 1"),
+    (Action.make("play", 1, card="MT"), "seat 2 cannot play the Master of Thought now: Hand 1"),
     (Action.make("shuffle", None), "Yokir has no 'shuffle' move"),
 ])
 def test_bad_deals_and_moves_are_refused_with_the_reason(action, words):
@@ -228,11 +228,11 @@ def test_bad_deals_and_moves_are_refused_with_the_reason(action, words):
 def test_bad_bids_are_refused():
     state = new()
     deal(state)
-    with pytest.raises(IllegalAction, match="seat 2 cannot bid now: it is seat 1's turn"):
+    with pytest.raises(IllegalAction, match="seat 3 cannot bid now: it is seat 2's turn"):
         bid(state, 2, "pass")
     with pytest.raises(IllegalAction, match="in round 1 a bid is 'accept'"):
         bid(state, 1, "T")
-    with pytest.raises(IllegalAction, match="the seats are 0, 1 and 2"):
+    with pytest.raises(IllegalAction, match="the seats are 1, 2 and 3"):
         state.apply(Action.make("bid", 5, bid="pass"))
 
 
@@ -245,8 +245,8 @@ def test_view_in_play_with_known_hands():
     assert view["trick"] == [{"seat": 1, "card": "IT"}] and view["last_trick"] is None
     table = view["table"]
     assert (table["trump"], table["oracle"], table["sage"], table["caller"]) == ("T", "IT", "IL", 1)
-    assert table["upcard_state"] == "taken up by seat 1" and table["dealer"] == 0
-    assert "Seat 2 must follow Thought" in view["next"]
+    assert table["upcard_state"] == "taken up by seat 2" and table["dealer"] == 0
+    assert "Seat 3 must follow Thought" in view["next"]
     play(state, 2, "RT")
     play(state, 0, "ST")
     view = state.view()
@@ -270,15 +270,15 @@ def test_view_while_bidding_lists_the_bids():
 def test_describe_gives_words_for_players():
     game = make_game("yokir")
     assert describe_event(game, {"type": "play", "seat": 1, "card": "MT"}) == \
-        "Seat 1 plays Master of Thought"
-    assert describe_event(game, {"type": "bid", "seat": 0, "bid": "M"}) == "Seat 0 calls Art & Music"
+        "Seat 2 plays Master of Thought"
+    assert describe_event(game, {"type": "bid", "seat": 0, "bid": "M"}) == "Seat 1 calls Art & Music"
     assert describe_event(game, {"type": "discard", "seat": 2, "card": None}) == \
-        "Seat 2 discards a card face down"
+        "Seat 3 discards a card face down"
     state, out = accepted_hand()
-    assert describe_event(game, out[0]).startswith("Thought is trump: seat 1 plays alone against "
-                                                   "seats 0 and 2. The Oracle is the Initiate of Thought")
+    assert describe_event(game, out[0]).startswith("Thought is trump: seat 2 plays alone against "
+                                                   "seats 1 and 3. The Oracle is the Initiate of Thought")
     deal_words = describe_event(game, state.history[0].to_json())
-    assert deal_words.startswith("Seat 0 deals; the upcard is the Journeyman of Thought. Hands: seat 0:")
+    assert deal_words.startswith("Seat 1 deals; the upcard is the Journeyman of Thought. Hands: seat 1:")
 
 
 def test_json_round_trip_mid_hand():
@@ -290,9 +290,9 @@ def test_json_round_trip_mid_hand():
 
 def test_describe_says_when_a_tie_plays_on_and_never_fails():
     game = make_game("yokir")
-    hand = {"type": "hand", "hand": 7, "why": "seat 2 called Thought and took 0 tricks, so seats 0 "
+    hand = {"type": "hand", "hand": 7, "why": "seat 3 called Thought and took 0 tricks, so seats 1 "
             "and 1 score 1 each", "scores": [7, 7, 0]}
-    assert describe_event(game, hand).endswith("Scores: 7, 7, 0. Seats 0 and 1 share the lead with "
+    assert describe_event(game, hand).endswith("Scores: 7, 7, 0. Seats 1 and 2 share the lead with "
                                                "7: play goes on.")
-    assert describe_event(game, {"type": "play", "seat": 1, "card": "ZZ"}).startswith("seat 1 play")
-    assert describe_event(game, {"type": "trick", "seat": 1}) == "trick: seat 1"
+    assert describe_event(game, {"type": "play", "seat": 1, "card": "ZZ"}).startswith("seat 2 play")
+    assert describe_event(game, {"type": "trick", "seat": 1}) == "trick: seat 1"  # the fields as logged

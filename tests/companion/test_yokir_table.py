@@ -14,7 +14,7 @@ GAME = make_game("yokir")
 
 
 def table(upcard="JT", hands=None, dealer=0):
-    """A fresh table-mode state after the deal (dealer 0: seat 1 bids and leads first)."""
+    """A fresh table-mode state after the deal (dealer 0: seat 2 bids and leads first)."""
     state = GAME.new_state()
     state.apply(Action.make("deal", None, dealer=dealer, hands=hands, upcard=upcard))
     return state
@@ -36,7 +36,7 @@ def plays(state, *cards):
 
 
 def called(trump_by="accept", **kw):
-    """Seat 1 calls: accepts the upcard (and discards face down) or names a suit in round 2."""
+    """Seat 2 calls: accepts the upcard (and discards face down) or names a suit in round 2."""
     state = table(**kw)
     if trump_by == "accept":
         bid(state, "accept")
@@ -61,30 +61,30 @@ def test_unknown_hands_accept_any_consistent_play_and_score_it():
 def test_a_card_seen_twice_is_refused():
     state = called()
     plays(state, "MA")
-    with pytest.raises(IllegalAction, match=r"seat 2 cannot play the Master of Architecture in trick 1: "
-                                            r"seat 1 already played it in trick 1 of this hand \(rule: "
+    with pytest.raises(IllegalAction, match=r"seat 3 cannot play the Master of Architecture in trick 1: "
+                                            r"seat 2 already played it in trick 1 of this hand \(rule: "
                                             r"each card is in the deck once\)"):
         plays(state, "MA")
     plays(state, "SA", "PA", "RT")  # seat 1 won and leads again
-    with pytest.raises(IllegalAction, match="seat 2 cannot play the Student of Architecture in trick 2: "
-                                            "seat 2 already played it in trick 1"):
+    with pytest.raises(IllegalAction, match="seat 3 cannot play the Student of Architecture in trick 2: "
+                                            "seat 3 already played it in trick 1"):
         plays(state, "SA")
 
 
 def test_a_play_out_of_turn_is_refused():
     state = called()
-    with pytest.raises(IllegalAction, match=r"seat 2 cannot play the Master of Thought in trick 1: it "
-                                            r"is seat 1's turn \(the seat left of the dealer leads the "
+    with pytest.raises(IllegalAction, match=r"seat 3 cannot play the Master of Thought in trick 1: it "
+                                            r"is seat 2's turn \(the seat left of the dealer leads the "
                                             r"first trick; rule: turn order\)"):
         state.apply(Action.make("play", 2, card="MT"))
     plays(state, "MA", "SA", "PA")
-    with pytest.raises(IllegalAction, match=r"it is seat 1's turn.*the winner of the last trick leads"):
+    with pytest.raises(IllegalAction, match=r"it is seat 2's turn.*the winner of the last trick leads"):
         state.apply(Action.make("play", 0, card="MT"))
 
 
 def test_the_turned_down_upcard_belongs_to_no_one():
     state = called(trump_by="A")  # everybody passed round 1 with the Journeyman of Thought up
-    with pytest.raises(IllegalAction, match=r"seat 1 cannot play the Journeyman of Thought in trick 1: "
+    with pytest.raises(IllegalAction, match=r"seat 2 cannot play the Journeyman of Thought in trick 1: "
                                             r"it is the upcard, turned down when all passed in round 1 "
                                             r"\(rule: a card that belongs to no one\)"):
         plays(state, "JT")
@@ -94,8 +94,8 @@ def test_the_turned_down_upcard_belongs_to_no_one():
 def test_the_taken_upcard_belongs_to_the_caller():
     state = called()
     plays(state, "MT")
-    with pytest.raises(IllegalAction, match="seat 2 cannot play the Journeyman of Thought in trick 1: "
-                                            "it is the upcard, taken up by seat 1"):
+    with pytest.raises(IllegalAction, match="seat 3 cannot play the Journeyman of Thought in trick 1: "
+                                            "it is the upcard, taken up by seat 2"):
         plays(state, "JT")
     plays(state, "RT", "ST", "JT")  # seat 1 may play it: it wins trick 1, leads trick 2
     assert state.played["JT"] == (1, 2)
@@ -105,7 +105,7 @@ def test_a_discard_seen_by_the_table_is_out_of_play():
     state = table()
     bid(state, "accept")
     state.apply(Action.make("discard", 1, card="JT"))  # shown to the referee
-    with pytest.raises(IllegalAction, match="seat 1 discarded it face down"):
+    with pytest.raises(IllegalAction, match="seat 2 discarded it face down"):
         plays(state, "JT")
 
 
@@ -116,7 +116,7 @@ def test_a_revoke_is_proven_later_and_named():
     out = plays(state, "RA")  # seat 2 won and leads an Architecture card: it had one in trick 1
     assert verdicts(out) == [{
         "type": "verdict", "hand": 1, "seat": 2, "trick": 1, "card": "RA", "rule": "revoke",
-        "text": "Seat 2 revoked in trick 1: they did not follow Architecture there, yet they held "
+        "text": "Seat 3 revoked in trick 1: they did not follow Architecture there, yet they held "
                 "the Scribe of Architecture, shown in trick 2 (rule: follow suit if able)."}]
     out = plays(state, "JA", "SA", "IA")  # shown again: reported once per revoke
     assert verdicts(out) == []
@@ -152,18 +152,18 @@ def test_open_hand_legality_is_exact_for_the_known_seat_only():
     assert state.legal_cards(2) == ["IL", "RT"]
     view = state.view()
     assert view["legal"] == ["IL", "RT"]
-    assert ("Seat 2 must follow Thought; the Initiate of Leadership is the Sage of Thought and counts "
+    assert ("Seat 3 must follow Thought; the Initiate of Leadership is the Sage of Thought and counts "
             "as trump.") in view["next"]
-    with pytest.raises(IllegalAction, match="seat 2 cannot play the Master of Architecture in trick 1: "
+    with pytest.raises(IllegalAction, match="seat 3 cannot play the Master of Architecture in trick 1: "
                                             "they must follow Thought"):
         plays(state, "MA")
-    with pytest.raises(IllegalAction, match="seat 2 cannot play the Master of Leadership in trick 1: "
-                                            "it is not in seat 2's hand"):
+    with pytest.raises(IllegalAction, match="seat 3 cannot play the Master of Leadership in trick 1: "
+                                            "it is not in seat 3's hand"):
         plays(state, "ML")
     plays(state, "RT")
     assert "legal" not in state.view()  # seat 0's hand is unknown
-    with pytest.raises(IllegalAction, match="seat 0 cannot play the Student of Leadership in trick 1: "
-                                            "it is in seat 2's hand"):
+    with pytest.raises(IllegalAction, match="seat 1 cannot play the Student of Leadership in trick 1: "
+                                            "it is in seat 3's hand"):
         plays(state, "SL")
 
 

@@ -94,7 +94,7 @@ def test_play_text_tells_the_game_in_words(capsys):
     code, out, _ = run(capsys, "play", "yonac", "--players", "3", "--seed", "2")
     lines = out.splitlines()
     assert code == 0 and lines[0] == "Yonac: players 3, threshold 2, jokers False, seed 2"
-    assert lines[1].startswith("Seat 0 collects ") and lines[2].startswith("Shown face up: ")
+    assert lines[1].startswith("Seat 1 collects ") and lines[2].startswith("Shown face up: ")
     assert any(line.startswith("Sudden Death: ") for line in lines)
     assert lines[-2].startswith("Seat ") and " wins: " in lines[-2]
     assert lines[-1].startswith("Game over. Scores: ")

@@ -343,8 +343,8 @@ def test_s2_2_1_last_sentence_the_rest_goes_to_the_stash_and_the_turn_ends():
 # -- § 2.2.2 Playing the Ace of Clubs -----------------------------------------------------
 
 def ace_of_clubs_ready(players=3, **sets):
-    """Seat 0 collects the Ace of Clubs, then each other seat collects its Set (`seat1=[...]`,
-    default one plain card); it is seat 0's turn again, with a Potent Ace of Clubs."""
+    """Seat 1 collects the Ace of Clubs, then each other seat collects its Set (`seat1=[...]`,
+    default one plain card); it is seat 1's turn again, with a Potent Ace of Clubs."""
     state = new(players=players)
     collect(state, "AC")
     for seat, plain in zip(range(1, players), ("2C", "3C", "4C", "5C"), strict=False):
@@ -361,7 +361,7 @@ def test_s2_2_2_only_a_potent_ace_of_clubs_may_be_played_and_then_it_is_spent():
     play_clubs(state, "KD")
     collect(state, "KH")
     collect(state, "KS")
-    with pytest.raises(IllegalAction, match=r"the Ace of Clubs is already in seat 0's Stash \(§ 2.2.2\)"):
+    with pytest.raises(IllegalAction, match=r"the Ace of Clubs is already in seat 1's Stash \(§ 2.2.2\)"):
         state.apply(Action.make("play_clubs", 0))
 
 
@@ -442,7 +442,7 @@ def test_s2_2_3_losers_are_eliminated_until_the_threshold_then_sudden_death():
     out = collect(state, "AS")
     assert out[-1] == {"type": "sudden_death", "seats": [0, 3]}
     assert state.phase_words() == "Sudden Death" and not state.is_terminal()
-    with pytest.raises(IllegalAction, match="seat 2 is out"):
+    with pytest.raises(IllegalAction, match="seat 3 is out"):
         state.apply(Action.make("collect", 2, count=1))
     assert state.view()["table"]["eliminated"] == [1, 2]
 
@@ -457,7 +457,7 @@ def test_s2_2_4_the_next_loss_ends_the_game_and_the_others_count_stash_and_aside
     assert out[1] == {"type": "win", "seat": 1, "by": "most_cards", "cards": {"1": 2, "2": 1},
                       "tied": []}
     assert state.scores() == [0, 2, 1] and state.winners() == [1]
-    with pytest.raises(IllegalAction, match="the game is over: seat 1 wins: has the most cards \\(2\\)"):
+    with pytest.raises(IllegalAction, match="the game is over: seat 2 wins: has the most cards \\(2\\)"):
         state.apply(Action.make("collect", 1, count=1))
 
 
@@ -474,8 +474,8 @@ def test_s2_2_5_two_ways_to_win_survive_with_most_cards_or_spades_with_clubs():
 
 
 def tie_game(seat0, seat1):
-    """Three players, Sudden Death from the start: seats 0 and 1 collect these Sets, then
-    seat 2 picks up the Ace of Spades. Returns the win event."""
+    """Three players, Sudden Death from the start: seats 1 and 2 collect these Sets, then
+    seat 3 picks up the Ace of Spades. Returns the win event."""
     state = new(players=3, threshold=3)
     collect(state, *seat0)
     if state.step == "add":

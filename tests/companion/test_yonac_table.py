@@ -58,8 +58,8 @@ def test_a_card_shown_that_is_already_in_someones_stash_is_flagged():
     state.apply(Action.make("collect", 1, count=2))
     with pytest.raises(IllegalAction) as err:
         state.apply(Action.make("draw", None, cards=["2C", "5H"]))
-    assert str(err.value) == ("turn 2: seat 1's Set shows the 5 of Hearts (5H), but it is already "
-                              "in seat 0's Stash: it cannot come from the Pile (§ 2.2.1)")
+    assert str(err.value) == ("turn 2: seat 2's Set shows the 5 of Hearts (5H), but it is already "
+                              "in seat 1's Stash: it cannot come from the Pile (§ 2.2.1)")
     assert state.step == "draw" and len(state.history) == 3  # nothing changed
 
 
@@ -67,8 +67,8 @@ def test_a_card_set_aside_or_already_in_the_set_is_flagged():
     state = new()
     collect(state, "AH")
     state.apply(Action.make("collect", 1, count=1))
-    with pytest.raises(IllegalAction, match=r"seat 1's Set shows the Ace of Hearts \(AH\), but it is "
-                                             r"set aside by seat 0"):
+    with pytest.raises(IllegalAction, match=r"seat 2's Set shows the Ace of Hearts \(AH\), but it is "
+                                             r"set aside by seat 1"):
         state.apply(Action.make("draw", None, cards=["AH"]))
     state.apply(Action.make("draw", None, cards=["AD"]))
     state.apply(Action.make("add", 1, count=1))
@@ -102,15 +102,15 @@ def test_a_bad_draw_is_refused_with_the_reason(cards, message):
 
 def test_moves_out_of_turn_or_out_of_step_are_refused():
     state = new(players=4)
-    with pytest.raises(IllegalAction, match=r"turn 1: collect by seat 2: it is seat 0's turn, not "
-                                             r"seat 2's \(§ 2.2\)"):
+    with pytest.raises(IllegalAction, match=r"turn 1: collect by seat 3: it is seat 1's turn, not "
+                                             r"seat 3's \(§ 2.2\)"):
         state.apply(Action.make("collect", 2, count=1))
     with pytest.raises(IllegalAction, match="a collect needs the seat number that makes it, got '0'"):
         state.apply(Action.make("collect", "0", count=1))
     with pytest.raises(IllegalAction, match="turn 1: no cards are due from the Pile now"):
         state.apply(Action.make("draw", None, cards=["2C"]))
     state.apply(Action.make("collect", 0, count=1))
-    with pytest.raises(IllegalAction, match="comes too early: Seat 0: show the 1 card"):
+    with pytest.raises(IllegalAction, match="comes too early: Seat 1: show the 1 card"):
         state.apply(Action.make("collect", 0, count=1))
     with pytest.raises(IllegalAction, match="a draw comes from the Pile and has no seat"):
         state.apply(Action.make("draw", 0, cards=["2C"]))
@@ -132,27 +132,27 @@ def test_view_has_phase_turn_stash_counts_potent_aces_and_eliminated_players():
     assert players[1]["out"] and view["table"]["eliminated"] == [1]
     assert view["table"]["pile"] == 54 - 3 and view["table"]["pile_aces"] == ["AS", "AD", "AC"]
     assert "You are out: shuffle your stash back into the Pile" in view["next"]
-    assert view["next"].endswith("Seat 2's turn: collect one or more cards from the Pile (51 left).")
+    assert view["next"].endswith("Seat 3's turn: collect one or more cards from the Pile (51 left).")
     json.dumps(view)
 
 
 def test_view_tells_what_to_do_next_after_each_kind_of_set():
     state = new(players=3)
     collect(state, "AD", "2C")
-    assert state.view()["next"].startswith("Seat 0: Draw more: the Ace of Diamonds asks for another "
+    assert state.view()["next"].startswith("Seat 1: Draw more: the Ace of Diamonds asks for another "
                                            "card.")
     assert state.view()["limit"].startswith("¶ 2.2.1.7")
     state.apply(Action.make("add", 0, count=1))
     assert state.view()["turn"] is None  # the Pile's move: the cards must be shown
     state.apply(Action.make("draw", None, cards=["AC"]))
-    assert "Seat 0: Set the Ace of Clubs aside" in state.view()["next"]
+    assert "Seat 1: Set the Ace of Clubs aside" in state.view()["next"]
     collect(state, "AH")
     assert "Set the Ace of Hearts aside: it protects you from the next Ace of Spades." in \
         state.view()["next"]
     collect(state, "JK1")
     nxt = state.view()["next"]
-    assert "swap the Joker for another player's Potent Ace, you choose: seat 0's Ace of Clubs and " \
-           "seat 1's Ace of Hearts" in nxt
+    assert "swap the Joker for another player's Potent Ace, you choose: seat 1's Ace of Clubs and " \
+           "seat 2's Ace of Hearts" in nxt
     state.apply(Action.make("swap", 2, joker="JK1", target=0, ace="AC"))
     assert "or play your Ace of Clubs" not in state.view()["next"]  # seat 0 lost it
 
@@ -162,11 +162,11 @@ def test_view_at_the_end_names_the_winner_and_sudden_death_is_announced():
     collect(state, "2C")
     out = collect(state, "AS")
     assert out[-1]["type"] == "sudden_death"
-    assert "Sudden Death: seats 0 and 2 are left" in state.view()["next"]
+    assert "Sudden Death: seats 1 and 3 are left" in state.view()["next"]
     assert state.view()["phase"] == "Sudden Death"
     collect(state, "AS")
     assert state.view()["turn"] is None and state.view()["table"]["winner"] == 0
-    assert state.explain().endswith("The game is over: seat 0 wins: the last player left (1 card).")
+    assert state.explain().endswith("The game is over: seat 1 wins: the last player left (1 card).")
 
 
 # -- random playouts ----------------------------------------------------------------------------

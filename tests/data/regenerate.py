@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.eventlog import bot_game, dumps
-from companion.games import State, make_game
+from companion.games import Action, State, make_game
 
 HERE = Path(__file__).resolve().parent
 PERFT_FILE = HERE / "perft.json"
@@ -98,10 +98,18 @@ PERFT: tuple[Perft, ...] = (
 )
 
 
+def _key(action: Action) -> str:
+    """An action as the seeds were made from it: seats counted from 0, as in the log (the
+    words for people count from 1 since issue 19; the data must not change with them)."""
+    who = "chance" if action.seat is None else f"seat {action.seat}"
+    args = " ".join(f"{k}={v}" for k, v in action.to_json().items() if k not in ("type", "seat"))
+    return f"{who} {action.kind} {args}".strip()
+
+
 def _chance(state: State, seed: int) -> None:
     """Apply the chance action at `state`, drawn from a generator seeded by the seed and the
     moves so far: the same path always meets the same deal or draw."""
-    path = "/".join(str(a) for a in state.history)
+    path = "/".join(_key(a) for a in state.history)
     state.apply(state.sample_chance(random.Random(f"{seed}|{path}")))
 
 

@@ -187,7 +187,7 @@ def test_piktas_a_shown_hand_is_one_show_in_deck_order() -> None:
     for code in hand[:-1]:
         assert table.observation_to_action(state, obs("placed", code, "show-0", "play", 0)) is None
     action = table.observation_to_action(state, obs("placed", hand[-1], "show-0", "play", 0))
-    from companion.games.piktas_scoring import card_order
+    from companion.games.piktas.rules import card_order
 
     assert action == Action.make("show", 0, hand=sorted(hand, key=card_order))
     with pytest.raises(IllegalAction, match="turn to show"):

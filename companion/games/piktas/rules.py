@@ -1,4 +1,4 @@
-"""Piktas scoring: the best arrangement of a player's pool (hand + field) into units.
+"""Piktas's rules: the scoring, the best arrangement of a player's pool (hand + field) into units.
 
 The rules are `shared/rules/piktas.txt` read through the Piktas section of
 `shared/RULINGS.md`; docs/games/piktas.md names every reading taken here.
@@ -972,3 +972,15 @@ def field_total(field: Iterable[str | Card]) -> int:
     to every player, as a hint asks for each move."""
     return _field_total(_checked((), field)[1])
 
+
+
+# --- positions in the field -------------------------------------------------------------
+
+def position_card(position: Sequence[str]) -> str | None:
+    """The card of a field position (top first: any voids, then the card under them);
+    None for a void dealt when the stock had no card left to put under it."""
+    return None if is_void(position[-1]) else position[-1]
+
+
+def is_covered(position: Sequence[str]) -> bool:
+    return is_void(position[0])

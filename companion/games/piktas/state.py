@@ -1,4 +1,4 @@
-"""Piktas: swap cards with a growing field to build the best-scoring pool, 2 to 11 players.
+"""Piktas's game and state: swap cards with a growing field to build the best-scoring pool, 2 to 11 players.
 
 Reading (RULINGS, docs/games/piktas.md): deal 6 to each player and 3 positions to the
 field; a void dealt into the field gets the next card dealt under it (the pair is one
@@ -6,7 +6,8 @@ position). Three swap cycles follow, each starting left of the dealer: pass, swa
 card for an uncovered field card, or place a void from the hand on an uncovered field
 card. After each cycle the dealer adds a position; when the field has 6 positions the
 players show their hands in turn (after a betting cycle when betting is on). The scorer
-is `piktas_scoring`; the round goes to the best total, then the tie-breaks.
+is `rules` (`score`); the round goes to the best total, then the tie-breaks. The words are
+in `words`, the hints and the bot in `bot`.
 
 One state serves every use: full information (bots), the table (hands hidden: the deal
 carries `hands: null` and the hands arrive with the showdown's `show` actions) and open
@@ -17,134 +18,29 @@ IllegalAction; a shown hand that proves an earlier breach gives a `verdict` outc
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import IllegalAction
 from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State
-from companion.games.piktas_scoring import (
+from companion.games.piktas import bot, words
+from companion.games.piktas.bot import Hint, hints
+from companion.games.piktas.rules import (
     DECK,
     FIELD_POSITIONS,
     HAND_SIZE,
-    KIND_NAMES,
     Score,
     card_order,
-    check_pool,
-    field_total,
+    is_covered,
     is_void,
+    position_card,
     score,
-    score_hands,
 )
+from companion.games.piktas.words import cards_words
+from companion.words import Words, seat_words
 
 CYCLES = 3  # swap cycles, at 3, 4 and 5 field positions; the 6th position ends the swapping
 FIRST_FIELD = 3
 ALL_CARDS = tuple(c.code for c in DECK)
-_MOVE_ORDER = {"pass": 0, "void": 1, "swap": 2}
-
-
-# --- open hand: what a player could do -----------------------------------------
-
-@dataclass(frozen=True)
-class Hint:
-    """One move open to a player on their turn: the score it leaves them with, and the
-    best total of the field alone afterwards (the floor every other player shares)."""
-
-    kind: str  # "pass", "swap" (take a field card, give a hand card) or "void"
-    score: Score
-    field_total: int
-    take: str | None = None  # swap: the field card taken
-    give: str | None = None  # swap: the hand card given; void: the void placed
-    on: str | None = None  # void: the field card covered
-
-    def words(self) -> str:
-        if self.kind == "swap":
-            return f"swap: take {self.take}, give {self.give}"
-        if self.kind == "void":
-            return f"place {self.give} on {self.on}"
-        return "pass"
-
-    def action(self, seat: int) -> Action:
-        if self.kind == "swap":
-            return Action.make("swap", seat, take=self.take, give=self.give)
-        if self.kind == "void":
-            return Action.make("void", seat, void=self.give, on=self.on)
-        return Action.make("pass", seat)
-
-    def sort_key(self) -> tuple[Any, ...]:
-        moved = [card_order(c) for c in (self.give, self.take or self.on) if c]
-        return (tuple(-k for k in self.score.rank()), self.field_total, _MOVE_ORDER[self.kind],
-                moved)
-
-    def to_json(self) -> dict[str, Any]:
-        move: dict[str, Any] = {"type": self.kind}
-        if self.kind == "swap":
-            move.update(take=self.take, give=self.give)
-        elif self.kind == "void":
-            move.update(void=self.give, on=self.on)
-        return {"move": move, **self.score.to_json(), "field_total": self.field_total}
-
-
-def hints(hand: Sequence[str], field: Sequence[str], covered: Sequence[str] = ()) -> list[Hint]:
-    """Every move a player holding `hand` could make on their turn, best first.
-
-    A swap never changes a player's own pool (hand and field are pooled), only which cards
-    are in the hand (the Full Hand bonus) and what the field offers everybody else. So the
-    moves are ranked by the score they leave the player (with the tie-breaks), then by the
-    weakest field they leave the others, then pass before a void before a swap.
-    `field` is the uncovered field cards (they can be taken), `covered` the cards under
-    voids (they score but cannot be taken)."""
-    hand, field, covered = list(hand), list(field), list(covered)
-    check_pool(hand, field + covered)
-    takeable = [c for c in field if not is_void(c)]
-    rest = covered + [c for c in field if is_void(c)]
-    field_alone = field_total(field + covered)
-    moves: list[tuple[str, str | None, str | None, list[str], int]] = [("pass", None, None, hand,
-                                                                      field_alone)]
-    for give in sorted(hand, key=card_order):
-        others = [c for c in hand if c != give]
-        for take in takeable:
-            if is_void(give):
-                moves.append(("void", give, take, others, field_alone))
-            else:
-                pool = [c for c in takeable if c != take] + [give] + rest
-                moves.append(("swap", give, take, [*others, take], field_total(pool)))
-    # every move leaves the same pool (a void scores nothing): one search scores them all
-    scores = score_hands(hand, field + covered, [m[3] for m in moves])
-    out = []
-    for (kind, give, take, _, alone), result in zip(moves, scores, strict=True):
-        if kind == "swap":
-            out.append(Hint("swap", result, alone, take=take, give=give))
-        elif kind == "void":
-            out.append(Hint("void", result, alone, give=give, on=take))
-        else:
-            out.append(Hint("pass", result, alone))
-    out.sort(key=Hint.sort_key)
-    return out
-
-
-# --- positions in the field ----------------------------------------------------
-
-def position_card(position: Sequence[str]) -> str | None:
-    """The card of a field position (top first: any voids, then the card under them);
-    None for a void dealt when the stock had no card left to put under it."""
-    return None if is_void(position[-1]) else position[-1]
-
-
-def is_covered(position: Sequence[str]) -> bool:
-    return is_void(position[0])
-
-
-def _words(cards: Sequence[str]) -> str:
-    return " ".join(cards) if cards else "nothing"
-
-
-def _position_words(position: Sequence[str]) -> str:
-    if len(position) == 1:
-        return position[0]
-    card = position_card(position)
-    voids = " and ".join(c for c in position if is_void(c))
-    return f"{voids} over {card}" if card else f"{voids} (no card left to go under it)"
 
 
 # --- the game --------------------------------------------------------------------
@@ -185,76 +81,11 @@ class Piktas(Game):
         """Swap cycles: the move that leaves the best score (see `hints`). Betting: raise
         once with a strong pool, fold a weak one facing a raise, otherwise match or stay."""
         assert isinstance(state, PiktasState)
-        seat = state.current_player()
-        hand = state.hands[seat]
-        if hand is None:
-            raise IllegalAction(f"seat {seat}'s hand is hidden: a bot plays only a seat whose "
-                                f"hand it knows")
-        if state.phase == "show":
-            return Action.make("show", seat, hand=hand)
-        if state.phase == "swap":
-            return state.hints()[0].action(seat)
-        total = score(hand, state.field_cards()).total
-        owed = state.owed(seat)
-        if total >= 20 and seat not in state.raisers:
-            return Action.make("raise", seat, amount=min(self.options["buy_in"],
-                                                         self.options["max_raise"]))
-        if owed and total < 8:
-            return Action.make("fold", seat)
-        return Action.make("match" if owed else "stay", seat)
+        return bot.choose_action(state, rng)
 
-    def describe(self, event: dict[str, Any]) -> str | None:
-        try:
-            return _describe(event)
-        except (KeyError, TypeError, ValueError, IndexError):
-            return None
-
-
-def _units_words(units: list[dict[str, Any]]) -> str:
-    return "; ".join(f"{KIND_NAMES.get(u['kind'], u['kind'])} {' '.join(u['cards'])} ({u['points']})"
-                     for u in units) or "no scoring unit"
-
-
-def _describe(e: dict[str, Any]) -> str | None:
-    kind, seat = e["type"], e.get("seat")
-    if kind == "deal":
-        field = ", ".join(_position_words(p) for p in e["field"])
-        hands = e.get("hands")
-        shown = ""
-        if hands:
-            shown = ". Hands: " + "; ".join(f"seat {s}: {' '.join(h)}" for s, h in enumerate(hands)
-                                            if h)
-        return f"Seat {e['dealer']} deals six cards to each player; the field: {field}{shown}"
-    if kind == "draw":
-        return f"The dealer adds {_position_words(e['cards'])} to the field"
-    if kind == "pass":
-        return f"Seat {seat} passes"
-    if kind == "swap":
-        return f"Seat {seat} takes {e['take']} from the field and puts {e['give']} in its place"
-    if kind == "void":
-        return f"Seat {seat} covers {e['on']} with {e['void']}"
-    if kind == "raise":
-        return f"Seat {seat} raises by {e['amount']}"
-    if kind == "match":
-        return f"Seat {seat} matches the bet"
-    if kind == "fold":
-        return f"Seat {seat} folds"
-    if kind == "stay":
-        return f"Seat {seat} stays"
-    if kind == "show":
-        return f"Seat {seat} shows {_words(e['hand'])}"
-    if kind == "buy_in":
-        return f"Everyone buys in {e['each']}: the pot holds {e['pot']}"
-    if kind == "score":
-        return f"Seat {seat} scores {e['total']}: {_units_words(e['units'])}"
-    if kind == "round":
-        won = " and ".join(f"seat {w}" for w in e["winners"])
-        totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(e["scores"]))
-        pot = f" {won.capitalize()} takes the pot of {e['pot']}." if e.get("pot") else ""
-        return f"Round {e['round']}: {won} wins, {e['why']}.{pot} Totals: {totals}."
-    if kind == "verdict":
-        return f"Referee: {e['text']}"
-    return None
+    def event_words(self, event: dict[str, Any]) -> Words | None:
+        """Words for players (`words.event_words`); None for an event Piktas cannot read."""
+        return words.event_words(event)
 
 
 # --- the state ---------------------------------------------------------------------
@@ -398,12 +229,12 @@ class PiktasState(State):
             return
         seat = action.seat
         if not isinstance(seat, int) or not 0 <= seat < self.game.players:
-            raise IllegalAction(f"{action}: the seats are 0 to {self.game.players - 1}")
+            raise IllegalAction(f"{action}: the seats are 1 to {self.game.players}")
         want = {"pass": "swap", "swap": "swap", "void": "swap", "show": "show"}.get(kind, "bet")
         if self.phase != want:
-            raise IllegalAction(f"seat {seat} cannot {kind} now: {self.explain()}")
+            raise IllegalAction(f"{seat_words(seat)} cannot {kind} now: {self.explain()}")
         if seat != self.current_player():
-            raise IllegalAction(f"seat {seat} cannot {kind} out of turn: {self._turn_words()} "
+            raise IllegalAction(f"{seat_words(seat)} cannot {kind} out of turn: {self._turn_words()} "
                                 f"(play goes clockwise from the dealer's left)")
         if kind == "swap":
             self._check_swap(seat, action)
@@ -417,10 +248,10 @@ class PiktasState(State):
     def _turn_words(self) -> str:
         seat = self.current_player()
         if self.phase == "swap":
-            return f"it is seat {seat}'s turn in cycle {self.cycle} of round {self.round}"
+            return f"it is {seat_words(seat)}'s turn in cycle {self.cycle} of round {self.round}"
         if self.phase == "bet":
-            return f"it is seat {seat}'s turn to bet"
-        return f"it is seat {seat}'s turn to show"
+            return f"it is {seat_words(seat)}'s turn to bet"
+        return f"it is {seat_words(seat)}'s turn to show"
 
     def _card(self, code: Any, what: str) -> str:
         if not isinstance(code, str) or code not in DECK:
@@ -443,7 +274,7 @@ class PiktasState(State):
             return f"{card} is in the field"
         cycle = self.taken[place].get(card) if isinstance(place, int) else None
         how = f", taken from the field in cycle {cycle}" if cycle else ""
-        return f"{card} is held by seat {place}{how}"
+        return f"{card} is held by {seat_words(place)}{how}"
 
     def _check_position(self, position: Any, stock: int, what: str) -> list[str]:
         cards = self._cards(position, what)
@@ -451,12 +282,12 @@ class PiktasState(State):
             raise IllegalAction(f"{what} is empty: a field position holds a card")
         voids = [c for c in cards if is_void(c)]
         if any(is_void(c) for c in cards[len(voids):]) or len(voids) < len(cards) - 1:
-            raise IllegalAction(f"{what} {_words(cards)}: a position is one card, or voids with "
+            raise IllegalAction(f"{what} {cards_words(cards)}: a position is one card, or voids with "
                                 f"the card dealt under them (top first)")
         if len(cards) > stock:
-            raise IllegalAction(f"{what} {_words(cards)}: only {stock} cards are left to deal")
+            raise IllegalAction(f"{what} {cards_words(cards)}: only {stock} cards are left to deal")
         if position_card(cards) is None and len(cards) < stock:
-            raise IllegalAction(f"{what} {_words(cards)}: a void dealt into the field gets the "
+            raise IllegalAction(f"{what} {cards_words(cards)}: a void dealt into the field gets the "
                                 f"next card dealt under it")
         return cards
 
@@ -467,8 +298,8 @@ class PiktasState(State):
             raise IllegalAction(f"{action}: the dealer is a seat from 0 to {n - 1}")
         due = self.next_dealer()
         if due is not None and dealer != due:
-            raise IllegalAction(f"seat {dealer} cannot deal round {self.round + 1}: the deal "
-                                f"passes to the dealer's left, seat {due}")
+            raise IllegalAction(f"{seat_words(dealer)} cannot deal round {self.round + 1}: the deal "
+                                f"passes to the dealer's left, {seat_words(due)}")
         seen: set[str] = set()
 
         def see(card: str, where: str) -> None:
@@ -483,12 +314,12 @@ class PiktasState(State):
             for s, hand in enumerate(hands):
                 if hand is None:
                     continue
-                cards = self._cards(hand, f"seat {s}'s hand")
+                cards = self._cards(hand, f"{seat_words(s)}'s hand")
                 if len(cards) != HAND_SIZE:
-                    raise IllegalAction(f"seat {s} is dealt {len(cards)} cards: a hand is "
+                    raise IllegalAction(f"{seat_words(s)} is dealt {len(cards)} cards: a hand is "
                                         f"{HAND_SIZE} cards")
                 for c in cards:
-                    see(c, f"in seat {s}'s hand")
+                    see(c, f"in {seat_words(s)}'s hand")
         field = action.get("field")
         if not isinstance(field, list | tuple) or len(field) != FIRST_FIELD:
             raise IllegalAction(f"the deal puts {FIRST_FIELD} positions in the field, got {field!r}")
@@ -507,42 +338,42 @@ class PiktasState(State):
             if where:
                 raise IllegalAction(f"the dealer cannot deal {c}: {where} (a card seen twice)")
         if len(set(cards)) != len(cards):
-            raise IllegalAction(f"the draw shows a card twice: {_words(cards)}")
+            raise IllegalAction(f"the draw shows a card twice: {cards_words(cards)}")
 
     def _check_hand_card(self, seat: int, card: str, verb: str) -> None:
         where = self._elsewhere(card, seat)
         if where:
-            raise IllegalAction(f"seat {seat} cannot {verb} {card} in cycle {self.cycle}: {where} "
+            raise IllegalAction(f"{seat_words(seat)} cannot {verb} {card} in cycle {self.cycle}: {where} "
                                 f"(a card seen twice)")
         hand = self.hands[seat]
         if hand is not None and card not in hand:
-            raise IllegalAction(f"seat {seat} cannot {verb} {card} in cycle {self.cycle}: their "
-                                f"hand is {_words(hand)}")
+            raise IllegalAction(f"{seat_words(seat)} cannot {verb} {card} in cycle {self.cycle}: their "
+                                f"hand is {cards_words(hand)}")
         if hand is None and self.where.get(card) != seat and \
                 len(self.taken[seat]) >= self.hand_size[seat]:
-            raise IllegalAction(f"seat {seat} cannot {verb} {card}: every card in their hand is "
-                                f"known ({_words(sorted(self.taken[seat]))})")
+            raise IllegalAction(f"{seat_words(seat)} cannot {verb} {card}: every card in their hand is "
+                                f"known ({cards_words(sorted(self.taken[seat]))})")
 
     def _check_target(self, seat: int, card: str, verb: str) -> None:
         for position in self.field:
             if card in position:
                 if is_void(card):
-                    raise IllegalAction(f"seat {seat} cannot {verb} {card} in cycle {self.cycle}: "
+                    raise IllegalAction(f"{seat_words(seat)} cannot {verb} {card} in cycle {self.cycle}: "
                                         f"a void in the field stays there for the round")
                 if is_covered(position):
-                    raise IllegalAction(f"seat {seat} cannot {verb} {card} in cycle {self.cycle}: "
+                    raise IllegalAction(f"{seat_words(seat)} cannot {verb} {card} in cycle {self.cycle}: "
                                         f"it is covered by {position[0]}, and a covered card "
                                         f"cannot be exchanged")
                 return
-        raise IllegalAction(f"seat {seat} cannot {verb} {card} in cycle {self.cycle}: it is not "
-                            f"in the field (uncovered: {_words(self.takeable())})")
+        raise IllegalAction(f"{seat_words(seat)} cannot {verb} {card} in cycle {self.cycle}: it is not "
+                            f"in the field (uncovered: {cards_words(self.takeable())})")
 
     def _check_swap(self, seat: int, action: Action) -> None:
         take = self._card(action.get("take"), "the card taken")
         give = self._card(action.get("give"), "the card given")
         self._check_target(seat, take, "take")
         if is_void(give):
-            raise IllegalAction(f"seat {seat} cannot swap {give} into the field: a void is "
+            raise IllegalAction(f"{seat_words(seat)} cannot swap {give} into the field: a void is "
                                 f"placed on a field card (the 'void' move), not swapped")
         self._check_hand_card(seat, give, "give")
 
@@ -550,7 +381,7 @@ class PiktasState(State):
         void = self._card(action.get("void"), "the void")
         on = self._card(action.get("on"), "the card covered")
         if not is_void(void):
-            raise IllegalAction(f"seat {seat} cannot place {void} as a void: it is not a void "
+            raise IllegalAction(f"{seat_words(seat)} cannot place {void} as a void: it is not a void "
                                 f"(swap it instead)")
         self._check_target(seat, on, "cover")
         self._check_hand_card(seat, void, "place")
@@ -558,31 +389,31 @@ class PiktasState(State):
     def _check_bet(self, seat: int, action: Action) -> None:
         kind, owed = action.kind, self.owed(seat)
         if kind == "stay" and owed:
-            raise IllegalAction(f"seat {seat} cannot stay: the bet was raised, so they match "
+            raise IllegalAction(f"{seat_words(seat)} cannot stay: the bet was raised, so they match "
                                 f"{owed}, raise or fold")
         if kind == "match" and not owed:
-            raise IllegalAction(f"seat {seat} has nothing to match: nobody raised since their "
+            raise IllegalAction(f"{seat_words(seat)} has nothing to match: nobody raised since their "
                                 f"last bet (stay, raise or fold)")
         if kind == "raise":
             amount, most = action.get("amount"), self.game.options["max_raise"]
             if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= most:
-                raise IllegalAction(f"seat {seat} raises by {amount!r}: a raise is 1 to {most} "
+                raise IllegalAction(f"{seat_words(seat)} raises by {amount!r}: a raise is 1 to {most} "
                                     f"chips")
 
     def _check_show(self, seat: int, action: Action) -> None:
-        cards = self._cards(action.get("hand"), f"seat {seat}'s hand")
+        cards = self._cards(action.get("hand"), f"{seat_words(seat)}'s hand")
         if len(set(cards)) != len(cards):
-            raise IllegalAction(f"seat {seat} shows a card twice: {_words(cards)}")
+            raise IllegalAction(f"{seat_words(seat)} shows a card twice: {cards_words(cards)}")
         hand = self.hands[seat]
         if hand is not None and sorted(cards) != sorted(hand):
-            raise IllegalAction(f"seat {seat} holds {_words(hand)}, not {_words(cards)}")
+            raise IllegalAction(f"{seat_words(seat)} holds {cards_words(hand)}, not {cards_words(cards)}")
         if len(cards) != self.hand_size[seat]:
-            raise IllegalAction(f"seat {seat} shows {len(cards)} cards but holds "
+            raise IllegalAction(f"{seat_words(seat)} shows {len(cards)} cards but holds "
                                 f"{self.hand_size[seat]}: every card of the hand is shown")
         for c in cards:
             where = self._elsewhere(c, seat)
             if where:
-                raise IllegalAction(f"seat {seat} cannot show {c}: {where} (a card seen twice)")
+                raise IllegalAction(f"{seat_words(seat)} cannot show {c}: {where} (a card seen twice)")
 
     # -- applying -------------------------------------------------------------------------
     def _apply(self, action: Action) -> list[dict[str, Any]]:
@@ -713,7 +544,8 @@ class PiktasState(State):
         if missing:
             took = ", ".join(f"{c} in cycle {self.taken[seat][c]}" for c in missing)
             verdict = {"type": "verdict", "round": self.round, "seat": seat, "rule": "swap-only",
-                       "text": f"Seat {seat} took {took} from the field but does not show "
+                       "text": f"{seat_words(seat, capital=True)} took {took} from the field but "
+                               f"does not show "
                                f"{'it' if len(missing) == 1 else 'them'}: a card leaves a hand "
                                f"only by a swap with the field."}
             self.verdicts.append(verdict)
@@ -762,27 +594,27 @@ class PiktasState(State):
         head = f"Round {self.round} of {rounds}"
         if self.phase == "over":
             best = max(self.scores())
-            won = " and ".join(f"seat {s}" for s in self.winners())
+            won = " and ".join(f"{seat_words(s)}" for s in self.winners())
             what = "chips" if self.game.options["betting"] else "points"
             return f"The game is over: {won} won with {best} {what}."
         if self.phase == "deal":
             due = self.next_dealer()
-            who = "a dealer" if due is None else f"seat {due}"
+            who = "a dealer" if due is None else f"{seat_words(due)}"
             return (f"Round {self.round + 1} of {rounds}: {who} deals {HAND_SIZE} cards to each "
                     f"player and {FIRST_FIELD} to the field.")
         if self.phase == "draw":
-            return (f"{head}: the dealer (seat {self.dealer}) adds a card to the field "
+            return (f"{head}: the dealer ({seat_words(self.dealer)}) adds a card to the field "
                     f"(position {len(self.field) + 1} of {FIELD_POSITIONS}).")
         seat = self.current_player()
         if self.phase == "swap":
-            return (f"{head}, cycle {self.cycle} of {CYCLES}: seat {seat} passes, swaps a hand "
-                    f"card for an uncovered field card ({_words(self.takeable())}) or places a "
+            return (f"{head}, cycle {self.cycle} of {CYCLES}: {seat_words(seat)} passes, swaps a hand "
+                    f"card for an uncovered field card ({cards_words(self.takeable())}) or places a "
                     f"void on one.")
         if self.phase == "bet":
             owed = self.owed(seat)
             moves = f"matches {owed}, raises or folds" if owed else "stays, raises or folds"
-            return f"{head}, betting (pot {self.pot}): seat {seat} {moves}."
-        return f"{head}, showdown: seat {seat} shows their hand."
+            return f"{head}, betting (pot {self.pot}): {seat_words(seat)} {moves}."
+        return f"{head}, showdown: {seat_words(seat)} shows their hand."
 
     def phase_words(self) -> str:
         if self.phase == "swap":

@@ -1,55 +1,18 @@
-"""Ahyoheek: pen, page, beetle, picked in secret, for 2 to 5 players.
-
-Reading (RULINGS, docs/games/ahyoheek.md): the worked five-player example fixes the
-cycle beetle > pen > page > beetle; the one-line summary's cycle is the house rule
-`cycle="summary"`. Every pair is compared (+1 / -1 / 0); the players with the top
-round score win one of what they played, nobody when all score 0. The match ends
-after a round in which someone holds three of one item; ties go to the most items,
-then to sudden-death rounds among the tied players only, which award no items and
-end when one of them wins a round alone.
+"""Ahyoheek's game and state: secret picks, revealed when everyone has picked, rounds
+until someone holds three of one item, then sudden death among the tied. The rules are
+in `rules`, the words in `words`, the bot in `bot`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import IllegalAction
+from companion.games.ahyoheek import bot, words
+from companion.games.ahyoheek.rules import GOAL, PICKS, round_scores, round_winners
 from companion.games.base import TERMINAL, Action, Game, Option, State
-from companion.words import and_list
-
-PICKS = ("pen", "page", "beetle")
-# key beats value
-BEATS = {
-    "example": {"beetle": "pen", "pen": "page", "page": "beetle"},
-    "summary": {"pen": "beetle", "beetle": "page", "page": "pen"},
-}
-GOAL = 3
-
-
-def round_scores(picks: Sequence[str | None], cycle: str = "example") -> list[int]:
-    """Pairwise round points; a seat whose pick is None is not playing and scores 0."""
-    beats = BEATS[cycle]
-    scores = [0] * len(picks)
-    for i, a in enumerate(picks):
-        for j, b in enumerate(picks):
-            if i == j or a is None or b is None:
-                continue
-            if beats[a] == b:
-                scores[i] += 1
-            elif beats[b] == a:
-                scores[i] -= 1
-    return scores
-
-
-def round_winners(picks: Sequence[str | None], scores: Sequence[int]) -> list[int]:
-    """The playing seats with the highest score; nobody when every player scores 0."""
-    playing = [i for i, p in enumerate(picks) if p is not None]
-    if all(scores[i] == 0 for i in playing):
-        return []
-    best = max(scores[i] for i in playing)
-    return [i for i in playing if scores[i] == best]
+from companion.words import Words, and_list, seat_words, seats_words
 
 
 class Ahyoheek(Game):
@@ -67,36 +30,13 @@ class Ahyoheek(Game):
         return AhyoheekState(self)
 
     def bot_action(self, state: State, rng: random.Random) -> Action:
-        """Beat what the others picked most often so far, with a one-in-three surprise."""
+        """Beat what the others picked most often so far, with a one-in-three surprise (`bot`)."""
         assert isinstance(state, AhyoheekState)
-        seat = state.current_player()
-        seen: dict[str, int] = dict.fromkeys(PICKS, 0)
-        for rnd in state.rounds:
-            for s, p in enumerate(rnd):
-                if s != seat and p is not None:
-                    seen[p] += 1
-        if rng.random() < 1 / 3 or not any(seen.values()):
-            pick = rng.choice(PICKS)
-        else:
-            likely = max(PICKS, key=lambda p: (seen[p], rng.random()))
-            pick = next(p for p, beaten in BEATS[self.options["cycle"]].items() if beaten == likely)
-        return Action.make("pick", seat, pick=pick)
+        return bot.choose_action(state, rng)
 
-    def describe(self, event: dict[str, Any]) -> str | None:
-        kind = event["type"]
-        if kind == "pick":  # secret until the reveal: the round line shows every pick
-            return f"Seat {event['seat']} has picked"
-        if kind == "round":
-            shown = ", ".join(f"seat {i} {p} ({s:+d})" for i, (p, s)
-                              in enumerate(zip(event["picks"], event["scores"], strict=True))
-                              if p is not None)
-            won = "; ".join(f"seat {w} wins a {event['picks'][w]}" for w in event["winners"])
-            return f"Round {event['round']}: {shown}. {won or 'Nobody wins the round.'}"
-        if kind == "sudden_death":
-            return f"Tie: sudden death between seats {', '.join(map(str, event['seats']))}"
-        if kind == "match":
-            return f"Seat {event['winner']} wins the match: {event['why']}"
-        return None
+    def event_words(self, event: dict[str, Any]) -> Words | None:
+        """Words for players (`words.event_words`); None for an event this game does not know."""
+        return words.event_words(event)
 
 
 class AhyoheekState(State):
@@ -128,18 +68,18 @@ class AhyoheekState(State):
 
     def check(self, action: Action) -> None:
         if self.winner is not None:
-            raise IllegalAction(f"{action}: the match is over (seat {self.winner} won)")
+            raise IllegalAction(f"{action}: the match is over ({seat_words(self.winner)} won)")
         if action.kind != "pick":
             raise IllegalAction(f"{action}: the only move in Ahyoheek is 'pick'")
         seat, pick = action.seat, action.get("pick")
         if pick not in PICKS:
-            raise IllegalAction(f"seat {seat} picks {pick!r}: a pick is pen, page or beetle")
+            raise IllegalAction(f"{seat_words(seat)} picks {pick!r}: a pick is pen, page or beetle")
         if seat not in self.in_play:
-            why = (f"only seats {', '.join(map(str, self.in_play))} play the sudden death"
-                   if self.sudden_death else f"the seats are 0 to {self.game.players - 1}")
-            raise IllegalAction(f"seat {seat} cannot pick: {why}")
+            why = (f"only {seats_words(self.in_play)} play the sudden death"
+                   if self.sudden_death else f"the seats are 1 to {self.game.players}")
+            raise IllegalAction(f"{seat_words(seat)} cannot pick: {why}")
         if self.picks.get(seat) == pick:
-            raise IllegalAction(f"seat {seat} has already made that pick")
+            raise IllegalAction(f"{seat_words(seat)} has already made that pick")
 
     def _apply(self, action: Action) -> list[dict[str, Any]]:
         self.picks[action.seat] = action["pick"]  # a re-pick replaces the old one
@@ -193,7 +133,7 @@ class AhyoheekState(State):
         return ("sudden death" if self.sudden_death else "round") + f" {len(self.rounds) + 1}"
 
     def result_words(self) -> str:
-        return "" if self.winner is None else f"seat {self.winner} wins"
+        return "" if self.winner is None else f"{seat_words(self.winner)} wins"
 
     def explain(self) -> str:
         if self.winner is not None:
@@ -201,7 +141,7 @@ class AhyoheekState(State):
         waiting = [s for s in self.in_play if s not in self.picks]
         lead = "Sudden death. " if self.sudden_death else ""
         return (f"{lead}Round {len(self.rounds) + 1}: waiting for "
-                f"{and_list(f'seat {s}' for s in waiting)} to pick pen, page or beetle.")
+                f"{and_list(seat_words(s) for s in waiting)} to pick pen, page or beetle.")
 
     def view(self) -> dict[str, Any]:
         """Picks stay secret until the reveal: the view says who has picked, not what."""

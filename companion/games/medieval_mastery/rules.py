@@ -872,3 +872,41 @@ def _build(pool: _Pool, xenocrats: Sequence[str], cards: list[str], senior: Pair
                 fam.append(c)
                 break
     return groups + families + [c for c in communes if c]
+
+
+# --- tricks ---------------------------------------------------------------------
+
+HAND_SIZE = 9
+NEMESIS = {"K": "Z", "Q": "N", "P": "T", "F": "V", "J": "W"}  # Ruler -> its Wanderer
+SUIT_ORDER_WORDS = "Swords, Cups, Staffs, Pentacles, Wands"
+
+
+def _strength(card: str) -> tuple[int, int]:
+    return VALUES[card[0]], -SUITS.index(card[1])
+
+
+def trick_winner(cards: Sequence[str]) -> tuple[int, str]:
+    """The index (in playing order) of the card that wins a trick, and why in words."""
+    met = [(i, cards.index(NEMESIS[c[0]] + c[1])) for i, c in enumerate(cards)
+           if c[0] in NEMESIS and NEMESIS[c[0]] + c[1] in cards]
+    if met:
+        ruler, nemesis = max(met, key=lambda p: _strength(cards[p[0]]))
+        why = (f"{name(cards[nemesis])} beats {name(cards[ruler])}: a Ruler that meets its own "
+               "nemesis in a trick loses to it, whatever else is played")
+        if len(met) > 1:
+            rulers = sorted((cards[i] for i, _ in met), key=_strength, reverse=True)
+            why += (f"; of the Rulers that met their nemesis ({names(rulers)}) the "
+                    f"{name(cards[ruler])} ranks highest")
+        return nemesis, why
+    if all(c[0] == "X" for c in cards):
+        return 0, (f"only Xenocrats: all Xenocrats are equal, so the first played, the "
+                   f"{name(cards[0])}, wins")
+    best = max(range(len(cards)), key=lambda i: _strength(cards[i]))
+    card = cards[best]
+    why = f"{name(card)} is the highest card ({RANK_NAMES[card[0]]}, value {value(card)})"
+    same = [c for c in cards if c[0] == card[0] and c != card and c[0] != "X"]
+    if same:
+        why += f"; it beats the {names(same)} on suit order ({SUIT_ORDER_WORDS})"
+    if suit(card) != suit(cards[0]):
+        why += f"; it need not follow the suit led ({SUIT_NAMES[suit(cards[0])]}): there are no trumps"
+    return best, why

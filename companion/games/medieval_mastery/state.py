@@ -1,4 +1,4 @@
-"""Medieval Mastery: tricks without trumps on the 130-card IDEAL deck, won to lay down
+"""Medieval Mastery's game and state: tricks without trumps on the 130-card IDEAL deck, won to lay down
 families and communes that score at the end of the round (rules/medieval-mastery.txt).
 
 Reading (RULINGS, docs/games/medieval-mastery.md): the highest card wins a trick, by value
@@ -6,7 +6,7 @@ then by suit order (Swords, Cups, Staffs, Pentacles, Wands), whatever the suit l
 Xenocrats are equal (the first played wins when only Xenocrats are played); a Ruler and its
 own nemesis in one trick give the trick to the nemesis, to the nemesis of the highest Ruler
 when several pairs meet. After every trick the winner lays out their whole tableau (one
-`meld` action, judged by `medieval_melds`); rejects and unused trick cards go under the
+`meld` action, judged by `rules`); rejects and unused trick cards go under the
 stock; hands refill to 9, the trick winner first. The round ends when a player has no card
 at the start of a trick. Rounds repeat until someone reaches `target` (3125; RULINGS), or,
 with the option `rounds` N (N > 0), a game is N rounds.
@@ -22,19 +22,16 @@ suit they failed to follow than they have drawn unseen since.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import IllegalAction
 from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State
-from companion.games.medieval_melds import (
+from companion.games.medieval_mastery import bot, words
+from companion.games.medieval_mastery.rules import (
     ALL_CARDS,
-    RANK_NAMES,
+    HAND_SIZE,
     SUIT_NAMES,
-    SUITS,
-    VALUES,
     best_arrangement,
-    can_join,
     canonical,
     check_arrangement,
     check_group,
@@ -42,46 +39,10 @@ from companion.games.medieval_melds import (
     name,
     names,
     proposals,
-    religious_suits,
     suit,
-    value,
+    trick_winner,
 )
-
-HAND_SIZE = 9
-NEMESIS = {"K": "Z", "Q": "N", "P": "T", "F": "V", "J": "W"}  # Ruler -> its Wanderer
-SUIT_ORDER_WORDS = "Swords, Cups, Staffs, Pentacles, Wands"
-
-
-def _strength(card: str) -> tuple[int, int]:
-    return VALUES[card[0]], -SUITS.index(card[1])
-
-
-def trick_winner(cards: Sequence[str]) -> tuple[int, str]:
-    """The index (in playing order) of the card that wins a trick, and why in words."""
-    met = [(i, cards.index(NEMESIS[c[0]] + c[1])) for i, c in enumerate(cards)
-           if c[0] in NEMESIS and NEMESIS[c[0]] + c[1] in cards]
-    if met:
-        ruler, nemesis = max(met, key=lambda p: _strength(cards[p[0]]))
-        why = (f"{name(cards[nemesis])} beats {name(cards[ruler])}: a Ruler that meets its own "
-               "nemesis in a trick loses to it, whatever else is played")
-        if len(met) > 1:
-            rulers = sorted((cards[i] for i, _ in met), key=_strength, reverse=True)
-            why += (f"; of the Rulers that met their nemesis ({names(rulers)}) the "
-                    f"{name(cards[ruler])} ranks highest")
-        return nemesis, why
-    if all(c[0] == "X" for c in cards):
-        return 0, (f"only Xenocrats: all Xenocrats are equal, so the first played, the "
-                   f"{name(cards[0])}, wins")
-    best = max(range(len(cards)), key=lambda i: _strength(cards[i]))
-    card = cards[best]
-    why = f"{name(card)} is the highest card ({RANK_NAMES[card[0]]}, value {value(card)})"
-    same = [c for c in cards if c[0] == card[0] and c != card and c[0] != "X"]
-    if same:
-        why += f"; it beats the {names(same)} on suit order ({SUIT_ORDER_WORDS})"
-    if suit(card) != suit(cards[0]):
-        why += f"; it need not follow the suit led ({SUIT_NAMES[suit(cards[0])]}): there are no trumps"
-    return best, why
-
+from companion.words import Words, seat_words
 
 _ALL = frozenset(ALL_CARDS)
 
@@ -124,50 +85,13 @@ class MedievalMastery(Game):
     def bot_action(self, state: State, rng: random.Random) -> Action:
         """Win tricks that pay (useful cards in them, or hand cards to lay down after), throw
         the least useful card otherwise, and lay the best tableau after a trick won. It uses
-        no randomness: the same state gives the same move."""
+        no randomness: the same state gives the same move (`bot`)."""
         assert isinstance(state, MedievalMasteryState)
-        seat = state.current_player()
-        if state.phase == "meld":
-            hand = state.known[seat]
-            groups = best_arrangement(state.laid(seat), state.trick_cards(), hand)
-            return Action.make("meld", seat, groups=groups)
-        legal = [a["card"] for a in state.legal_actions()]
-        return Action.make("play", seat, card=_bot_card(state, seat, legal))
+        return bot.choose_action(state, rng)
 
-    def describe(self, event: dict[str, Any]) -> str | None:
-        kind = event.get("type")
-        describe = _DESCRIBE.get(kind)  # type: ignore[arg-type]
-        return describe(event) if describe else None
-
-
-def _bot_card(state: MedievalMasteryState, seat: int, legal: list[str]) -> str:
-    """Try to win a trick when winning pays (useful cards in it, or hand cards that the
-    seat could then lay down), with the cheapest winning card when last to play and the
-    strongest otherwise; else throw the least useful, lowest card. Lead the strongest card,
-    a Ruler last (its nemesis may be out)."""
-    groups = state.melds[seat]
-    religious = religious_suits(groups)
-    hand = state.known[seat]
-
-    def useful(card: str) -> bool:
-        if card[0] in "XA" or any(can_join(g, card, religious) for g in groups):
-            return True
-        partner = {"K": "Q", "Q": "K", "J": "P", "P": "J"}.get(card[0])
-        return partner is not None and any(c[0] == partner for c in [*hand, *state.laid(seat)])
-
-    def keep(card: str) -> tuple[int, tuple[int, int]]:
-        return value(card) + (30 if useful(card) else 0), deck_order(card)
-
-    trick = state.trick_cards()
-    if not trick:
-        # Lead to win: a strong card that a nemesis cannot take, better one the seat cannot use.
-        return max(legal, key=lambda c: (c[0] not in NEMESIS, not useful(c), _strength(c)))
-    winning = [c for c in legal if trick_winner([*trick, c])[0] == len(trick)]
-    prize = sum(value(c) for c in [*trick, *hand] if useful(c))
-    if winning and prize:
-        last = len(trick) == state.game.players - 1
-        return min(winning, key=keep) if last else max(winning, key=_strength)
-    return min(legal, key=keep)
+    def event_words(self, event: dict[str, Any]) -> Words | None:
+        """Words for players (`words.event_words`); None for an event this game does not know."""
+        return words.event_words(event)
 
 
 class MedievalMasteryState(State):
@@ -218,13 +142,13 @@ class MedievalMasteryState(State):
         """Where the table knows `card` to be, in words (for a card seen twice)."""
         for seat, played in self.trick:
             if played == card:
-                return f"already in this trick, played by seat {seat}"
+                return f"already in this trick, played by {seat_words(seat)}"
         for seat in range(self.game.players):
             for g in self.melds[seat]:
                 if card in g:
-                    return f"laid in seat {seat}'s {check_group(g).title}"
+                    return f"laid in {seat_words(seat)}'s {check_group(g).title}"
             if card in self.known[seat]:
-                return f"in seat {seat}'s hand"
+                return f"in {seat_words(seat)}'s hand"
         if card in self.stock or any(card in b for b in self.bundles.values()):
             return "in the stock (it went under it after a trick)"
         return "hidden"
@@ -323,57 +247,58 @@ class MedievalMasteryState(State):
         seat = action.seat
         n = self.game.players
         if not isinstance(seat, int) or not 0 <= seat < n:
-            raise IllegalAction(f"{action}: the seats are 0 to {n - 1}")
+            raise IllegalAction(f"{action}: the seats are 1 to {n}")
         return seat
 
     def _check_play(self, action: Action) -> None:
         seat = self._check_seat(action)
         t = self.trick_no
-        card = _card(action.get("card"), f"seat {seat} in trick {t}")
+        card = _card(action.get("card"), f"{seat_words(seat)} in trick {t}")
         turn = self.current_player()
         if seat != turn:
-            raise IllegalAction(f"seat {seat} cannot play the {name(card)} in trick {t}: it is "
-                                f"seat {turn}'s turn (out of turn; play goes clockwise)")
+            raise IllegalAction(f"{seat_words(seat)} cannot play the {name(card)} in trick {t}: it is "
+                                f"{seat_words(turn)}'s turn (out of turn; play goes clockwise)")
         if card not in self.known[seat]:
             if card not in self.pool:
-                raise IllegalAction(f"seat {seat} cannot play the {name(card)} in trick {t}: it is "
+                raise IllegalAction(f"{seat_words(seat)} cannot play the {name(card)} in trick {t}: it is "
                                     f"{self._where(card)} (a card seen twice)")
             if not self.unknown[seat]:
-                raise IllegalAction(f"seat {seat} cannot play the {name(card)} in trick {t}: their "
+                raise IllegalAction(f"{seat_words(seat)} cannot play the {name(card)} in trick {t}: their "
                                     f"hand is known and does not hold it")
         if self.trick:
             led = suit(self.trick[0][1])
             held = [c for c in self.known[seat] if suit(c) == led]
             if suit(card) != led and held:
-                raise IllegalAction(f"seat {seat} cannot play the {name(card)} in trick {t}: "
-                                    f"{SUIT_NAMES[led]} were led and seat {seat} holds the "
+                raise IllegalAction(f"{seat_words(seat)} cannot play the {name(card)} in trick {t}: "
+                                    f"{SUIT_NAMES[led]} were led and {seat_words(seat)} holds the "
                                     f"{name(held[0])} (follow suit if able)")
 
     def _check_meld(self, action: Action) -> None:
         seat = self._check_seat(action)
         t = self.trick_no
         if seat != self.winner:
-            raise IllegalAction(f"seat {seat} cannot lay down after trick {t}: seat {self.winner} "
+            raise IllegalAction(f"{seat_words(seat)} cannot lay down after trick {t}: "
+                                f"{seat_words(self.winner)} "
                                 "won it, and only the trick winner lays down")
         groups = action.get("groups")
         if not isinstance(groups, tuple) or not all(isinstance(g, tuple) for g in groups):
-            raise IllegalAction(f"seat {seat} after trick {t}: 'groups' must be a list of card "
+            raise IllegalAction(f"{seat_words(seat)} after trick {t}: 'groups' must be a list of card "
                                 f"lists, got {groups!r}")
         for g in groups:
             for c in g:
-                _card(c, f"seat {seat}'s tableau after trick {t}")
+                _card(c, f"{seat_words(seat)}'s tableau after trick {t}")
         hand = self.known[seat] if not self.unknown[seat] else None
         report = check_arrangement(groups, self.laid(seat), self.trick_cards(), hand)
         if not report.legal:
-            raise IllegalAction(f"seat {seat}'s tableau after trick {t} is not legal: "
+            raise IllegalAction(f"{seat_words(seat)}'s tableau after trick {t} is not legal: "
                                 + "; ".join(report.problems))
         hidden = [c for c in report.from_hand if c not in self.known[seat]]
         for c in hidden:
             if c not in self.pool:
-                raise IllegalAction(f"seat {seat} cannot lay the {name(c)} after trick {t}: it is "
+                raise IllegalAction(f"{seat_words(seat)} cannot lay the {name(c)} after trick {t}: it is "
                                     f"{self._where(c)} (a card seen twice)")
         if len(hidden) > self.unknown[seat]:
-            raise IllegalAction(f"seat {seat} cannot lay {len(hidden)} cards from hand after trick "
+            raise IllegalAction(f"{seat_words(seat)} cannot lay {len(hidden)} cards from hand after trick "
                                 f"{t} ({names(hidden)}): their hand holds only "
                                 f"{self.unknown[seat]} unseen card{'s' * (self.unknown[seat] != 1)}")
 
@@ -381,7 +306,7 @@ class MedievalMasteryState(State):
         """The deal's hands and stock, checked; hidden parts as None."""
         n = self.game.players
         if action.get("dealer") != self.dealer:
-            raise IllegalAction(f"{action}: round {self.round} is dealt by seat {self.dealer}")
+            raise IllegalAction(f"{action}: round {self.round} is dealt by {seat_words(self.dealer)}")
         hands, stock = action.get("hands"), action.get("stock")
         size = len(ALL_CARDS) - n * HAND_SIZE
         if hands is None:
@@ -392,8 +317,8 @@ class MedievalMasteryState(State):
         for seat, hand in enumerate(hands):
             hand = (None,) * HAND_SIZE if hand is None else hand
             if not isinstance(hand, tuple) or len(hand) != HAND_SIZE:
-                raise IllegalAction(f"deal: seat {seat} must get {HAND_SIZE} cards, got {hand!r}")
-            out.append([None if c is None else _card(c, f"deal to seat {seat}") for c in hand])
+                raise IllegalAction(f"deal: {seat_words(seat)} must get {HAND_SIZE} cards, got {hand!r}")
+            out.append([None if c is None else _card(c, f"deal to {seat_words(seat)}") for c in hand])
         stock = (None,) * size if stock is None else stock
         if not isinstance(stock, tuple) or len(stock) != size:
             raise IllegalAction(f"deal: the stock must hold {size} cards, got "
@@ -421,16 +346,16 @@ class MedievalMasteryState(State):
         released: set[str] = set()
         for seat, take in self._refill_order():
             if len(given[seat]) != take:
-                raise IllegalAction(f"refill: seat {seat} draws {take} card{'s' * (take != 1)} "
+                raise IllegalAction(f"refill: {seat_words(seat)} draws {take} card{'s' * (take != 1)} "
                                     f"from the stock, not {len(given[seat])}")
             for card in given[seat]:
                 entry = self.stock[pos]
                 pos += 1
                 if card is not None:
-                    _card(card, f"refill to seat {seat}")
+                    _card(card, f"refill to {seat_words(seat)}")
                 if isinstance(entry, str):
                     if card not in (None, entry):
-                        raise IllegalAction(f"refill: seat {seat} draws the {name(entry)} from the "
+                        raise IllegalAction(f"refill: {seat_words(seat)} draws the {name(entry)} from the "
                                             f"stock, not the {name(card)}")
                     draws.append((seat, entry, True))
                     continue
@@ -438,7 +363,7 @@ class MedievalMasteryState(State):
                     released |= set(self.bundles[entry])
                 if card is not None and (card in taken or (card not in self.pool
                                                            and card not in released)):
-                    raise IllegalAction(f"refill: seat {seat} cannot draw the {name(card)}: it is "
+                    raise IllegalAction(f"refill: {seat_words(seat)} cannot draw the {name(card)}: it is "
                                         f"{self._where(card)} (a card seen twice)")
                 if card is not None:
                     taken.add(card)
@@ -498,7 +423,8 @@ class MedievalMasteryState(State):
             proof = (f"yet they have since shown {len(shown)} {led} cards ({names(shown)}) while "
                      f"drawing only {r['draws']} unseen card{'s' * (r['draws'] != 1)}, so at least "
                      "one was in their hand then")
-        text = (f"Seat {r['seat']} revoked in trick {r['trick']} of round {self.round}: {led} were "
+        text = (f"{seat_words(r['seat'], capital=True)} revoked in trick {r['trick']} of round "
+                f"{self.round}: {led} were "
                 f"led and they played the {name(r['card'])}, {proof} (rule: follow suit if able).")
         verdict = {"type": "verdict", "round": self.round, "seat": r["seat"], "trick": r["trick"],
                    "card": r["card"], "rule": "revoke", "text": text}
@@ -594,7 +520,7 @@ class MedievalMasteryState(State):
         n = self.game.players
         empty = [s for s in range(n) if self.hand_size(s) == 0]
         if empty:
-            who = " and ".join(f"seat {s}" for s in empty)
+            who = " and ".join(f"{seat_words(s)}" for s in empty)
             return [self._end_round(empty, f"{who} {'has' if len(empty) == 1 else 'have'} no cards "
                                            "left at the start of a trick")]
         if self.idle >= self.stalemate_limit():
@@ -638,22 +564,23 @@ class MedievalMasteryState(State):
         t = self.trick_no
         if self.phase == "over":
             best = max(self.totals)
-            who = " and ".join(f"seat {s}" for s, v in enumerate(self.totals) if v == best)
+            who = " and ".join(f"{seat_words(s)}" for s, v in enumerate(self.totals) if v == best)
             return f"The game is over after {self.round} round{'s' * (self.round != 1)}: {who} won " \
                    f"with {best} points."
         if self.phase == "deal":
-            return (f"Round {self.round}: seat {self.dealer} deals {HAND_SIZE} cards to each player; "
+            return (f"Round {self.round}: {seat_words(self.dealer)} deals {HAND_SIZE} cards to each player; "
                     "the rest is the stock.")
         if self.phase == "refill":
             return (f"Trick {t} is over: players refill their hands to {HAND_SIZE} from the stock "
-                    f"({len(self.stock)} cards), seat {self.winner} first.")
+                    f"({len(self.stock)} cards), {seat_words(self.winner)} first.")
         if self.phase == "meld":
             xs = [c for c in self.trick_cards() if c[0] == "X"]
             must = f"; the {names(xs)} must start a Religious commune" if xs else ""
-            return (f"Seat {self.winner} won trick {t}: they lay down or rebuild their families and "
+            return (f"{seat_words(self.winner, capital=True)} won trick {t}: they lay down or "
+                    f"rebuild their families and "
                     f"communes from the trick and their hand{must}.")
         seat = self.current_player()
-        return f"Trick {t}: seat {seat} to {'play' if self.trick else 'lead'}; {self._limit(seat)}."
+        return f"Trick {t}: {seat_words(seat)} to {'play' if self.trick else 'lead'}; {self._limit(seat)}."
 
     def _limit(self, seat: int) -> str:
         if not self.trick:
@@ -703,64 +630,3 @@ class MedievalMasteryState(State):
                 "idle": self.idle,
                 "last_round": self.last_round}
 
-
-# --- words for the log --------------------------------------------------------
-
-def _describe_deal(e: dict[str, Any]) -> str:
-    hands = e.get("hands")
-    shown = "" if hands is None else " (" + "; ".join(
-        f"seat {s}: {' '.join(c or '?' for c in h) if h else 'hidden'}" for s, h in enumerate(hands)) + ")"
-    return f"Seat {e.get('dealer')} deals {HAND_SIZE} cards to each player{shown}; the rest is the stock."
-
-
-def _describe_play(e: dict[str, Any]) -> str:
-    return f"Seat {e['seat']} plays the {name(e['card'])} ({e['card']})."
-
-
-def _describe_meld(e: dict[str, Any]) -> str:
-    groups = e.get("groups") or []
-    if not groups:
-        return f"Seat {e['seat']} has no family or commune on the table."
-    laid = "; ".join(f"{check_group(g).title}: {' '.join(g)}" for g in groups)
-    return f"Seat {e['seat']}'s tableau: {laid}."
-
-
-def _describe_refill(e: dict[str, Any]) -> str:
-    parts = [f"seat {s} draws {len(c)}" + (f" ({' '.join(x or '?' for x in c)})"
-                                           if any(c) else "")
-             for s, c in enumerate(e.get("cards", [])) if c]
-    return "Refill from the stock: " + (", ".join(parts) if parts else "nobody draws") + "."
-
-
-def _describe_trick(e: dict[str, Any]) -> str:
-    return f"Seat {e['winner']} wins trick {e['trick']}: {e['why']}."
-
-
-def _describe_arrangement(e: dict[str, Any]) -> str:
-    laid = [f"{' '.join(e[key])} from the {where}" for key, where
-            in (("from_trick", "trick"), ("from_hand", "hand")) if e.get(key)]
-    parts = [f"Seat {e['seat']} lays down {' and '.join(laid) if laid else 'nothing new'}",
-             f"the tableau is worth {e['points']} points"]
-    if e.get("rejects"):
-        parts.append(f"rejects: {' '.join(e['rejects'])}")
-    if e.get("to_stock"):
-        parts.append(f"{' '.join(e['to_stock'])} go{'es' * (len(e['to_stock']) == 1)} under the stock")
-    return "; ".join(parts) + "."
-
-
-def _describe_round(e: dict[str, Any]) -> str:
-    points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(e["points"]))
-    totals = ", ".join(f"seat {s}: {p}" for s, p in enumerate(e["totals"]))
-    end = " The game is over." if e.get("over") else ""
-    return (f"Round {e['round']} ends after trick {e['tricks']}: {e['why']}. "
-            f"Points: {points}. Totals: {totals}.{end}")
-
-
-def _describe_verdict(e: dict[str, Any]) -> str:
-    return f"Referee: {e['text']}"
-
-
-_DESCRIBE = {"deal": _describe_deal, "play": _describe_play, "meld": _describe_meld,
-             "refill": _describe_refill, "trick": _describe_trick,
-             "arrangement": _describe_arrangement, "round": _describe_round,
-             "verdict": _describe_verdict}

@@ -1,204 +1,44 @@
-"""Yokir: three-handed Euchre from the Test of Yokir, with Oracle and Sage.
-
-Reading (RULINGS, docs/games/yokir.md): 24 cards, five each, one upcard; bidding round 1
-(accept or pass: the caller takes the upcard and discards one face down), round 2 (name
-one of the other three suits or pass), a void hand when all pass twice. Trump order is
-Oracle (Initiate of trump), Sage (Initiate of the same-colour suit, a trump for every
-purpose), Master down to Student. Left of the dealer leads the first trick. The caller
-plays alone: 0-2 tricks, each opponent +1; 3-4, caller +1; 5, caller +2. The game ends
-after a hand when someone has 7 or more and leads alone.
-
-One state serves full information, the table (hands unknown: plays are checked against
-what can be seen, and a revoke is reported when it is proven) and open-hand teaching
-(some hands known: their legal plays are exact).
+"""Yokir's game and state: the deal, the two bidding rounds, the discard, the tricks and
+the hands' points, in full information, at the table (hands unknown: plays are checked
+against what can be seen, and a revoke is reported when it is proven) and open-hand
+teaching. The rules themselves are in `rules`, the words in `words`, the bot in `bot`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
-from companion.cards import get_deck
-from companion.errors import IllegalAction, UnknownSuit
+from companion.errors import IllegalAction
 from companion.games.base import CHANCE, TERMINAL, Action, Game, Option, State
-from companion.words import and_list, in_deck_order
-from companion.words import card_name as _card_name
-
-DECK = get_deck("yokir")
-CODES: tuple[str, ...] = DECK.codes
-SUITS = ("A", "L", "M", "T")
-RANKS = ("I", "S", "P", "J", "R", "M")  # printed order, low to high
-SAME_COLOUR = {"A": "M", "M": "A", "L": "T", "T": "L"}
-PLAYERS = 3
-HAND_SIZE = 5
-TRICKS = 5
-TARGET = 7
-_ORDER = {code: i for i, code in enumerate(CODES)}
-_SUIT_WORDS = {"a": "A", "architecture": "A", "l": "L", "leadership": "L", "m": "M",
-               "art and music": "M", "t": "T", "thought": "T"}
-
-
-# --- cards, suits and roles ---------------------------------------------------
-
-def parse_suit(text: str) -> str:
-    """The suit letter for a letter or a name, any case ("T", "Thought", "art & music")."""
-    key = " ".join(str(text).lower().replace("&", " and ").split())
-    if key not in _SUIT_WORDS:
-        raise UnknownSuit(f"unknown suit {text!r}: the Yokir suits are A (Architecture), "
-                          "L (Leadership), M (Art & Music) and T (Thought)")
-    return _SUIT_WORDS[key]
-
-
-def suit_name(suit: str) -> str:
-    return DECK.suits[suit].name
-
-
-def card_name(code: str) -> str:
-    """"Master of Thought"."""
-    return _card_name(code, "yokir")
-
-
-def sort_cards(cards: Sequence[str]) -> list[str]:
-    """Cards in deck order (by suit, then rank): how hands are written in the log."""
-    return in_deck_order(cards, "yokir")
-
-
-def oracle(trump: str) -> str:
-    """The Initiate of trump: the highest trump."""
-    return "I" + trump
-
-
-def sage(trump: str) -> str:
-    """The Initiate of the same-colour suit: the second trump, a trump for every purpose."""
-    return "I" + SAME_COLOUR[trump]
-
-
-def effective_suit(card: str, trump: str | None) -> str:
-    """The suit a card counts as: the Sage counts as trump, every other card as printed."""
-    if trump is not None and card == sage(trump):
-        return trump
-    return card[1]
-
-
-def role(card: str, trump: str | None) -> str | None:
-    """"the Oracle" or "the Sage of Thought" for the two promoted Initiates, else None."""
-    if trump is None:
-        return None
-    if card == oracle(trump):
-        return "the Oracle"
-    if card == sage(trump):
-        return f"the Sage of {suit_name(trump)}"
-    return None
-
-
-def title(card: str, trump: str | None = None) -> str:
-    """"the Master of Thought", "the Initiate of Leadership (the Sage of Thought)"."""
-    promoted = role(card, trump)
-    return f"the {card_name(card)}" + (f" ({promoted})" if promoted else "")
-
-
-def card_power(card: str, trump: str, led_suit: str) -> int:
-    """How strongly a card plays in a trick whose led (effective) suit is `led_suit`:
-    trumps 102..108 (Student up to Oracle), led-suit cards 1..6 in printed order, others 0."""
-    suit = effective_suit(card, trump)
-    if suit == trump:
-        if card == oracle(trump):
-            return 108
-        if card == sage(trump):
-            return 107
-        return 100 + RANKS.index(card[0]) + 1
-    if suit == led_suit:
-        return RANKS.index(card[0]) + 1
-    return 0
-
-
-def trick_winner(cards: Sequence[str], trump: str) -> tuple[int, str]:
-    """The index of the winning card of a trick (cards in the order played, the first
-    leads) and why it wins, in words."""
-    led_suit = effective_suit(cards[0], trump)
-    powers = [card_power(c, trump, led_suit) for c in cards]
-    best = max(range(len(cards)), key=powers.__getitem__)
-    card = cards[best]
-    if effective_suit(card, trump) == trump:
-        trumps = sum(1 for c in cards if effective_suit(c, trump) == trump)
-        why = f"{title(card, trump)} is the {'only' if trumps == 1 else 'highest'} trump"
-        if led_suit == trump and trumps > 1:
-            why = f"trump was led and {why}"
-    else:
-        name = suit_name(led_suit)
-        why = f"no trump was played and {title(card, trump)} is the highest card of {name}, the suit led"
-    return best, why
-
-
-def legal_plays(hand: Sequence[str], led: str | None, trump: str) -> list[str]:
-    """The cards of `hand` that may be played: any when leading; else the cards of the led
-    card's effective suit if the hand has one, else any."""
-    if led is None:
-        return list(hand)
-    led_suit = effective_suit(led, trump)
-    follow = [c for c in hand if effective_suit(c, trump) == led_suit]
-    return follow or list(hand)
-
-
-def explain_plays(hand: Sequence[str], led: str | None, trump: str, who: str = "You") -> str:
-    """Why `legal_plays` allows what it allows, for a player learning the rules. `who` is
-    "You" or "Seat 2"."""
-    you = who == "You"
-    if led is None:
-        return f"{who} {'lead' if you else 'leads'}: any card may be played."
-    led_suit = effective_suit(led, trump)
-    suit = suit_name(led_suit)
-    notes = []
-    if led == sage(trump):
-        notes.append(f"{title(led)} led is the Sage of {suit_name(trump)}, so trump is asked")
-    the_sage = sage(trump)
-    if the_sage in hand and led_suit in (trump, SAME_COLOUR[trump]):
-        counts = "counts as trump" if led_suit == trump else \
-            f"counts as trump, not as {suit_name(the_sage[1])}"
-        notes.append(f"{title(the_sage)} is the Sage of {suit_name(trump)} and {counts}")
-    tail = "".join(f"; {n}" for n in notes)
-    if any(effective_suit(c, trump) == led_suit for c in hand):
-        return f"{who} must follow {suit}{tail}."
-    has = "have" if you else "has"
-    return f"{who} {has} no {suit} to follow{tail}: any card may be played."
-
-
-def hand_points(caller: int, caller_tricks: int, players: int = PLAYERS) -> list[int]:
-    """Points of one hand: caller 0-2 tricks, each opponent +1; 3-4, caller +1; 5, +2."""
-    points = [0] * players
-    if caller_tricks <= 2:
-        for seat in range(players):
-            if seat != caller:
-                points[seat] = 1
-    else:
-        points[caller] = 2 if caller_tricks == TRICKS else 1
-    return points
-
-
-def game_winner(scores: Sequence[int], target: int = TARGET) -> int | None:
-    """The winner after a hand: someone has `target` or more and one player alone has the
-    highest score. None while nobody has reached it or the leaders are tied."""
-    best = max(scores)
-    leaders = [s for s, p in enumerate(scores) if p == best]
-    if best >= target and len(leaders) == 1:
-        return leaders[0]
-    return None
+from companion.games.yokir import bot, words
+from companion.games.yokir.rules import (
+    CODES,
+    DECK,
+    HAND_SIZE,
+    PLAYERS,
+    SUITS,
+    TARGET,
+    TRICKS,
+    card_name,
+    effective_suit,
+    explain_plays,
+    game_winner,
+    hand_points,
+    legal_plays,
+    oracle,
+    sage,
+    sort_cards,
+    suit_name,
+    title,
+    trick_winner,
+)
+from companion.words import Words, seat_words, seats_words
 
 
 def _is_seat(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < PLAYERS
 
-
-def _seats(seats: Sequence[int]) -> str:
-    """"seat 1" or "seats 0 and 2"."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return f"seats {and_list(map(str, seats))}"
-
-
-def _cards_words(cards: Sequence[str], trump: str | None = None) -> str:
-    return ", ".join(title(c, trump) for c in cards)
 
 
 # --- the game -------------------------------------------------------------------
@@ -216,11 +56,9 @@ class Yokir(Game):
         return YokirState(self)
 
     def bot_action(self, state: State, rng: random.Random) -> Action:
-        """Bid on hand strength, discard to shorten a suit, win tricks cheaply (yokir_bot)."""
-        from companion.games.yokir_bot import choose_action  # yokir_bot imports this module
-
+        """Bid on hand strength, discard to shorten a suit, win tricks cheaply (`bot`)."""
         assert isinstance(state, YokirState)
-        return choose_action(state, rng)
+        return bot.choose_action(state, rng)
 
     def public_action(self, action: Action) -> Action | None:
         """The table sees the dealer and the upcard but not the hands, and sees that the
@@ -232,91 +70,11 @@ class Yokir(Game):
             return Action.make("discard", action.seat, card=None)
         return action
 
-    def describe(self, event: dict[str, Any]) -> str | None:
-        """Words for players; None (the generic words) for an event this game does not
-        know or cannot read, so describing never fails."""
-        describer = _DESCRIBERS.get(str(event.get("type")))
-        if describer is None:
-            return None
-        try:
-            text = describer(event)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            return None
-        if event["type"] == "hand":
-            text += _tie_words(event["scores"], self.options["target"])
-        return text
+    def event_words(self, event: dict[str, Any]) -> Words | None:
+        """Words for players (`words.event_words`); None (the generic words) for an event
+        this game does not know or cannot read, so wording never fails."""
+        return words.event_words(event, self.options["target"])
 
-
-def _tie_words(scores: list[int], target: int) -> str:
-    best = max(scores)
-    leaders = [s for s, p in enumerate(scores) if p == best]
-    if best < target or len(leaders) == 1:
-        return ""
-    return f" {_seats(leaders).capitalize()} share the lead with {best}: play goes on."
-
-
-def _describe_deal(e: dict[str, Any]) -> str:
-    who = f"Seat {e['dealer']} deals" if e.get("dealer") is not None else "The next dealer deals"
-    text = f"{who}; the upcard is the {card_name(e['upcard'])}"
-    hands = e.get("hands")
-    if hands:
-        shown = "; ".join(f"seat {s}: {' '.join(h)}" for s, h in enumerate(hands) if h)
-        text += f". Hands: {shown}"
-    return text
-
-
-def _describe_bid(e: dict[str, Any]) -> str:
-    bid = e.get("bid")
-    if bid == "pass":
-        return f"Seat {e['seat']} passes"
-    if bid == "accept":
-        return f"Seat {e['seat']} accepts the upcard"
-    return f"Seat {e['seat']} calls {suit_name(bid)}" if bid in SUITS else f"Seat {e['seat']} bids {bid}"
-
-
-def _describe_discard(e: dict[str, Any]) -> str:
-    card = e.get("card")
-    return f"Seat {e['seat']} discards " + (f"the {card_name(card)}" if card else "a card face down")
-
-
-def _describe_play(e: dict[str, Any]) -> str:
-    return f"Seat {e['seat']} plays {card_name(e['card'])}"
-
-
-def _describe_trump(e: dict[str, Any]) -> str:
-    caller = e["caller"]
-    others = [s for s in range(PLAYERS) if s != caller]
-    return (f"{suit_name(e['suit'])} is trump: seat {caller} plays alone against "
-            f"{_seats(others)}. The Oracle is the {card_name(e['oracle'])}, the Sage the "
-            f"{card_name(e['sage'])}.")
-
-
-def _describe_turned_down(e: dict[str, Any]) -> str:
-    return (f"Everybody passed: the {card_name(e['card'])} is turned down. Round 2: name "
-            f"another suit or pass.")
-
-
-def _describe_trick(e: dict[str, Any]) -> str:
-    return f"Trick {e['trick']}: seat {e['winner']} wins, {e['why']}."
-
-
-def _describe_hand(e: dict[str, Any]) -> str:
-    scores = ", ".join(str(p) for p in e["scores"])
-    return f"Hand {e['hand']}: {e['why']}. Scores: {scores}."
-
-
-def _describe_game(e: dict[str, Any]) -> str:
-    return f"Seat {e['winner']} wins the game: {e['why']}."
-
-
-def _describe_verdict(e: dict[str, Any]) -> str:
-    return f"Referee: {e['text']}"
-
-
-_DESCRIBERS = {"deal": _describe_deal, "bid": _describe_bid, "discard": _describe_discard,
-               "play": _describe_play, "trump": _describe_trump, "turned_down": _describe_turned_down,
-               "trick": _describe_trick, "hand": _describe_hand, "game": _describe_game,
-               "verdict": _describe_verdict}
 
 _FIELDS = {"deal": {"dealer", "hands", "upcard"}, "bid": {"bid"}, "discard": {"card"},
            "play": {"card"}}
@@ -447,7 +205,7 @@ class YokirState(State):
             if action.seat is not None:
                 raise IllegalAction(f"{action}: a deal is a chance move, its seat must be null")
         elif not _is_seat(action.seat):
-            raise IllegalAction(f"{action}: the seats are 0, 1 and 2, not {action.seat!r}")
+            raise IllegalAction(f"{action}: the seats are 1, 2 and 3, not {action.seat!r}")
         if self.phase not in _PHASE_OF[action.kind]:
             raise IllegalAction(f"{self._cannot(action)} now: {self.explain()}")
         if action.kind != "deal" and action.seat != self.current_player():
@@ -461,9 +219,9 @@ class YokirState(State):
             return "no deal is possible"
         card = action.get("card")
         if action.kind == "bid":
-            return f"seat {action.seat} cannot bid {action.get('bid')!r}"
+            return f"{seat_words(action.seat)} cannot bid {action.get('bid')!r}"
         shown = title(card, self.trump) if isinstance(card, str) and card in DECK else "a card"
-        return f"seat {action.seat} cannot {action.kind} {shown}"
+        return f"{seat_words(action.seat)} cannot {action.kind} {shown}"
 
     def _out_of_turn(self, action: Action) -> str:
         turn = self.current_player()
@@ -473,12 +231,13 @@ class YokirState(State):
             why = ("the seat left of the dealer leads the first trick" if self.trick_no == 1
                    else "the winner of the last trick leads") if not self.trick else \
                 "play goes clockwise from the leader"
-            return (f"seat {action.seat} cannot {what} in trick {self.trick_no}: it is seat "
-                    f"{turn}'s turn ({why}; rule: turn order)")
+            return (f"{seat_words(action.seat)} cannot {what} in trick {self.trick_no}: it is "
+                    f"{seat_words(turn)}'s turn ({why}; rule: turn order)")
         if action.kind == "bid":
-            return (f"seat {action.seat} cannot bid now: it is seat {turn}'s turn (bidding goes "
+            return (f"{seat_words(action.seat)} cannot bid now: it is {seat_words(turn)}'s turn "
+                    f"(bidding goes "
                     f"clockwise from the left of the dealer; rule: turn order)")
-        return f"seat {action.seat} cannot discard: seat {turn} called trump and discards"
+        return f"{seat_words(action.seat)} cannot discard: {seat_words(turn)} called trump and discards"
 
     def _check_deal(self, action: Action) -> None:
         dealer, hands, upcard = action.get("dealer"), action.get("hands"), action.get("upcard")
@@ -487,10 +246,10 @@ class YokirState(State):
             if expected is None:
                 raise IllegalAction("the first deal must say who deals (dealer 0, 1 or 2)")
         elif not _is_seat(dealer):
-            raise IllegalAction(f"the dealer must be seat 0, 1 or 2, not {dealer!r}")
+            raise IllegalAction(f"the dealer must be seat 1, 2 or 3, not {seat_words(dealer)}")
         elif expected is not None and dealer != expected:
-            raise IllegalAction(f"hand {self.hand_no + 1} is dealt by seat {expected}, not seat "
-                                f"{dealer} (the deal moves one seat clockwise after every hand)")
+            raise IllegalAction(f"hand {self.hand_no + 1} is dealt by {seat_words(expected)}, not "
+                                f"{seat_words(dealer)} (the deal moves one seat clockwise after every hand)")
         if not isinstance(upcard, str) or upcard not in DECK:
             raise IllegalAction(f"the upcard {upcard!r} is not a Yokir card code (see CARDS.md)")
         if hands is None:
@@ -503,30 +262,30 @@ class YokirState(State):
             if hand is None:
                 continue
             if not isinstance(hand, tuple) or len(hand) != HAND_SIZE:
-                raise IllegalAction(f"seat {seat}'s hand must be five cards (or null), got {hand!r}")
+                raise IllegalAction(f"{seat_words(seat)}'s hand must be five cards (or null), got {hand!r}")
             for card in hand:
                 if not isinstance(card, str) or card not in DECK:
-                    raise IllegalAction(f"seat {seat}'s hand holds {card!r}, not a Yokir card code")
+                    raise IllegalAction(f"{seat_words(seat)}'s hand holds {card!r}, not a Yokir card code")
                 if card in seen:
-                    raise IllegalAction(f"the {card_name(card)} is dealt twice: to seat {seat} and "
+                    raise IllegalAction(f"the {card_name(card)} is dealt twice: to {seat_words(seat)} and "
                                         f"{seen[card]} (a card is in the deck once)")
-                seen[card] = f"seat {seat}"
+                seen[card] = f"{seat_words(seat)}"
 
     def _check_bid(self, action: Action) -> None:
         bid, seat = action.get("bid"), action.seat
         assert self.upcard is not None
         if self.phase == "bid1":
             if bid not in ("accept", "pass"):
-                raise IllegalAction(f"seat {seat} bids {bid!r}: in round 1 a bid is 'accept' (take "
+                raise IllegalAction(f"{seat_words(seat)} bids {bid!r}: in round 1 a bid is 'accept' (take "
                                     f"up the {card_name(self.upcard)}) or 'pass'")
             return
         others = [s for s in SUITS if s != self.upcard[1]]
         if bid == self.upcard[1]:
-            raise IllegalAction(f"seat {seat} cannot call {suit_name(bid)} in round 2: the upcard "
+            raise IllegalAction(f"{seat_words(seat)} cannot call {suit_name(bid)} in round 2: the upcard "
                                 f"of that suit was turned down; name "
                                 f"{', '.join(suit_name(s) for s in others)} or pass")
         if bid != "pass" and bid not in others:
-            raise IllegalAction(f"seat {seat} bids {bid!r}: in round 2 a bid is 'pass' or a suit "
+            raise IllegalAction(f"{seat_words(seat)} bids {bid!r}: in round 2 a bid is 'pass' or a suit "
                                 f"letter ({', '.join(others)})")
 
     def _check_discard(self, action: Action) -> None:
@@ -534,7 +293,7 @@ class YokirState(State):
         hand = self.hands[seat]
         if card is None:
             if hand is not None:
-                raise IllegalAction(f"seat {seat}'s hand is known: say which card they discard "
+                raise IllegalAction(f"{seat_words(seat)}'s hand is known: say which card they discard "
                                     f"(one of {' '.join(hand)})")
             return
         self._check_card(seat, card, "discard")
@@ -549,37 +308,38 @@ class YokirState(State):
             if card not in allowed:
                 led_suit = suit_name(effective_suit(self.led, self.trump))
                 raise IllegalAction(
-                    f"seat {seat} cannot play {title(card, self.trump)} in trick {self.trick_no}: "
-                    f"they must follow {led_suit} and hold {_cards_words(allowed, self.trump)} "
+                    f"{seat_words(seat)} cannot play {title(card, self.trump)} in trick {self.trick_no}: "
+                    f"they must follow {led_suit} and hold {words.cards_words(allowed, self.trump)} "
                     f"(rule: follow suit)")
 
     def _check_card(self, seat: int, card: Any, verb: str) -> None:
         where = f" in trick {self.trick_no}" if verb == "play" else ""
         if not isinstance(card, str) or card not in DECK:
-            raise IllegalAction(f"seat {seat} cannot {verb} {card!r}{where}: not a Yokir card code")
+            raise IllegalAction(f"{seat_words(seat)} cannot {verb} {card!r}{where}: not a Yokir card code")
         problem = self._owner_problem(seat, card)
         if problem:
-            raise IllegalAction(f"seat {seat} cannot {verb} {title(card, self.trump)}{where}: "
+            raise IllegalAction(f"{seat_words(seat)} cannot {verb} {title(card, self.trump)}{where}: "
                                 f"{problem}")
 
     def _owner_problem(self, seat: int, card: str) -> str | None:
         """Why `seat` provably cannot hold `card` now, or None when it may."""
         if card in self.played:
             by, trick = self.played[card]
-            return (f"seat {by} already played it in trick {trick} of this hand "
+            return (f"{seat_words(by)} already played it in trick {trick} of this hand "
                     f"(rule: each card is in the deck once)")
         if card in self.out_of_play:
             return f"{self.out_of_play[card]} (rule: a card that belongs to no one)"
         hand = self.hands[seat]
         if hand is not None:
             if card not in hand:
-                return f"it is not in seat {seat}'s hand ({' '.join(hand)}) (rule: play from your hand)"
+                return (f"it is not in {seat_words(seat)}'s hand ({' '.join(hand)}) (rule: play from "
+                        f"your hand)")
             return None
         for other, cards in enumerate(self.hands):
             if other != seat and cards is not None and card in cards:
-                return f"it is in seat {other}'s hand (rule: a card that belongs to someone else)"
+                return f"it is in {seat_words(other)}'s hand (rule: a card that belongs to someone else)"
         if card == self.upcard and self.upcard_holder not in (None, seat):
-            return (f"it is the upcard, taken up by seat {self.upcard_holder} "
+            return (f"it is the upcard, taken up by {seat_words(self.upcard_holder)} "
                     f"(rule: a card that belongs to someone else)")
         return None
 
@@ -622,7 +382,7 @@ class YokirState(State):
                      "sage": sage(self.trump)}
             if bid == "accept":
                 self.upcard_holder = seat
-                self.upcard_state = f"taken up by seat {seat}"
+                self.upcard_state = f"taken up by {seat_words(seat)}"
                 hand = self.hands[seat]
                 if hand is not None:
                     self.hands[seat] = sort_cards([*hand, self.upcard])
@@ -647,7 +407,7 @@ class YokirState(State):
             hand = self.hands[seat]
             if hand is not None:
                 hand.remove(card)
-            self.out_of_play[card] = f"seat {seat} discarded it face down"
+            self.out_of_play[card] = f"{seat_words(seat)} discarded it face down"
             if card == self.upcard:
                 self.upcard_holder = None
         self._start_play()
@@ -697,7 +457,7 @@ class YokirState(State):
         assert self.trump is not None
         suit = effective_suit(card, self.trump)
         counts = f", which counts as {suit_name(suit)}" if card == sage(self.trump) else ""
-        text = (f"Seat {seat} revoked in trick {failed_in}: they did not follow "
+        text = (f"{seat_words(seat, capital=True)} revoked in trick {failed_in}: they did not follow "
                 f"{suit_name(suit)} there, yet they held {title(card, self.trump)}{counts}, shown "
                 f"in trick {self.trick_no} (rule: follow suit if able).")
         verdict = {"type": "verdict", "hand": self.hand_no, "seat": seat, "trick": failed_in,
@@ -717,10 +477,10 @@ class YokirState(State):
             points = hand_points(self.caller, taken)
             others = [s for s in range(PLAYERS) if s != self.caller]
             plural = "trick" if taken == 1 else "tricks"
-            gain = (f"{_seats(others)} score 1 each" if taken <= 2 else
-                    f"seat {self.caller} scores {points[self.caller]}")
+            gain = (f"{seats_words(others)} score 1 each" if taken <= 2 else
+                    f"{seat_words(self.caller)} scores {points[self.caller]}")
             assert self.trump is not None
-            why = (f"seat {self.caller} called {suit_name(self.trump)} and took {taken} {plural}, "
+            why = (f"{seat_words(self.caller)} called {suit_name(self.trump)} and took {taken} {plural}, "
                    f"so {gain}")
             event = {"type": "hand", "hand": self.hand_no, "dealer": self.dealer,
                      "caller": self.caller, "trump": self.trump, "tricks": taken}
@@ -750,7 +510,7 @@ class YokirState(State):
     def result_words(self) -> str:
         if self.winner is None:
             return ""
-        return f"seat {self.winner} won with {self.points[self.winner]} points"
+        return f"{seat_words(self.winner)} won with {self.points[self.winner]} points"
 
     def phase_words(self) -> str:
         return {"deal": "deal", "bid1": "bidding, round 1", "bid2": "bidding, round 2",
@@ -777,32 +537,34 @@ class YokirState(State):
             return f"The game is over: {self.result_words()}."
         if self.phase == "deal":
             dealer = self.next_dealer()
-            who = f"seat {dealer}" if dealer is not None else "a dealer chosen at random"
+            who = f"{seat_words(dealer)}" if dealer is not None else "a dealer chosen at random"
             return (f"Hand {self.hand_no + 1}: {who} deals five cards to each player and turns "
                     f"up the top card of the rest.")
         seat = self.current_player()
         assert self.upcard is not None
         up = card_name(self.upcard)
         if self.phase == "bid1":
-            return (f"Bidding round 1: seat {seat} accepts the {up} (making "
+            return (f"Bidding round 1: {seat_words(seat)} accepts the {up} (making "
                     f"{suit_name(self.upcard[1])} trump, taking it up and discarding one) or passes.")
         if self.phase == "bid2":
             names = ", ".join(suit_name(s) for s in SUITS if s != self.upcard[1])
-            return (f"Bidding round 2: the {up} is turned down; seat {seat} names {names} as "
+            return (f"Bidding round 2: the {up} is turned down; {seat_words(seat)} names {names} as "
                     f"trump, or passes.")
         if self.phase == "discard":
-            return f"Seat {seat} took up the {up} and discards one card face down."
+            return f"{seat_words(seat, capital=True)} took up the {up} and discards one card face down."
         assert self.trump is not None
-        head = f"Trick {self.trick_no} of {TRICKS}, {suit_name(self.trump)} trump: seat {seat} to play."
+        head = (f"Trick {self.trick_no} of {TRICKS}, {suit_name(self.trump)} trump: "
+                f"{seat_words(seat)} to play.")
         hand = self.hands[seat]
         if hand is not None:
             legal = legal_plays(hand, self.led, self.trump)
-            return (f"{head} {explain_plays(hand, self.led, self.trump, f'Seat {seat}')} "
-                    f"Legal: {_cards_words(legal, self.trump)}.")
+            return (f"{head} "
+                    f"{explain_plays(hand, self.led, self.trump, f'{seat_words(seat, capital=True)}')} "
+                    f"Legal: {words.cards_words(legal, self.trump)}.")
         if self.led is None:
-            return f"{head} Seat {seat} leads any card."
+            return f"{head} {seat_words(seat, capital=True)} leads any card."
         suit = suit_name(effective_suit(self.led, self.trump))
-        return f"{head} Seat {seat} must follow {suit} if able."
+        return f"{head} {seat_words(seat, capital=True)} must follow {suit} if able."
 
     def view(self) -> dict[str, Any]:
         turn = self.current_player()

@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from companion.errors import IllegalAction
 from companion.games.base import Action
-from companion.games.yokir import (
+from companion.games.yokir.rules import (
     CODES,
     RANKS,
     SUITS,
-    YokirState,
     card_power,
     effective_suit,
     legal_plays,
     trick_winner,
 )
+from companion.words import seat_words
+
+if TYPE_CHECKING:  # the state imports this module
+    from companion.games.yokir.state import YokirState
 
 # Trick-taking weight of a trump by power (Student 102 .. Oracle 108) and of a side card.
 _TRUMP_WEIGHT = {108: 3.0, 107: 2.5, 106: 2.0, 105: 1.5, 104: 1.2, 103: 1.0, 102: 1.0}
@@ -71,7 +75,7 @@ def choose_action(state: YokirState, rng: random.Random) -> Action:
     seat = state.current_player()
     hand = state.hands[seat] if seat >= 0 else None
     if hand is None:
-        raise IllegalAction(f"the bot cannot act for seat {seat}: its hand is not known")
+        raise IllegalAction(f"the bot cannot act for {seat_words(seat)}: its hand is not known")
     if state.phase == "bid1":
         return Action.make("bid", seat, bid=_round1_bid(hand, state.upcard))
     if state.phase == "bid2":
