@@ -32,6 +32,7 @@ from vision.detect import (
     Masks,
     card_scale,
     find_cards,
+    has_dark_cards,
     masks,
     occluders,
 )
@@ -91,6 +92,9 @@ class PipelineParams:
     #: Without a mat, until the cards' scale is known (a still photo, the first frames
     #: of a stream): look for card outlines at any scale (vision.outline) as well.
     outlines: bool = True
+    #: With the mat and a lores copy of the frame (the Pi camera's): find the mat and the
+    #: cards in the lores copy, and fetch the full frame only to identify a card.
+    detect_on_lores: bool = True
     detect: DetectParams = field(default_factory=DetectParams)
     identify: IdentifyParams = field(default_factory=IdentifyParams)
     track: TrackParams = field(default_factory=TrackParams)
@@ -169,6 +173,8 @@ class Recognizer:
         self.templates = templates if templates is not None else deck_templates(deck)
         self.size_mm = self.templates.size_mm
         self.aspect = max(self.size_mm) / min(self.size_mm)
+        faces = getattr(self.templates, "face", None)
+        self._dark = faces is None or has_dark_cards(faces)  # the deck has dark cards to look for
         self.mat = mat
         self.lock = MatLock(mat) if mat is not None else None
         self.tracker = Tracker(locator(mat), self.params.track)
@@ -190,6 +196,8 @@ class Recognizer:
         self._last_full = -(10**9)
         self._repeat = False  # this frame is the last processed one again
         self._view_maps: tuple | None = None  # (frame shape and H, remap maps to the top-down view)
+        self._gray_f = 1.0  # full frame pixels per pixel of the image the mat is found in
+        self._main_shape: tuple[int, ...] | None = None  # the full frame's, once seen with lores
 
     # -- one frame ------------------------------------------------------------
 
@@ -197,6 +205,7 @@ class Recognizer:
                 lores: np.ndarray | None = None) -> FrameResult:
         """One frame through every stage, the tracker included. `image` and `lores`: as
         for `see`."""
+        image = image if isinstance(image, _Fetch) else _Fetch(image)
         seen = self.see(image, t, index, lores)
         if self._repeat and self.tracker.quiet:
             # a still table whose cards are all placed and settled: nothing can change
@@ -243,26 +252,36 @@ class Recognizer:
             lores: np.ndarray | None = None) -> FrameResult:
         """The cards (identified) and occluders of one frame, without tracking.
 
-        `image`: the frame (BGR), or a function that fetches it: with the mat in view and
-        the table still it is never called (the Pi camera's main stream is then not even
-        copied). `lores`: the same frame smaller and grey (the Pi camera's lores stream,
-        its Y plane), for the still check."""
+        `image`: the frame (BGR), or a function that fetches it. `lores`: the same frame
+        smaller and grey (the Pi camera's lores stream, its Y plane). With the mat and a
+        lores copy, the mat and the cards are found in the lores copy, and the frame is
+        fetched only when a card needs identifying (a crop of the full frame): a still
+        table, a card taken away or a hand passing never copy the Pi camera's main
+        stream. Everything returned is in the full frame's pixels all the same."""
         self._frame = self._frame + 1 if index is None else index
-        if lores is None and callable(image):
-            image = image()
-        self._repeat = self.mat is not None and self._is_still(lores if lores is not None else image)
+        fetch = image if isinstance(image, _Fetch) else _Fetch(image)
+        if lores is None:
+            fetch()
+        self._repeat = self.mat is not None and self._is_still(lores if lores is not None else fetch())
         if self._repeat:
             self.still_frames += 1
             assert self._last is not None
             return dataclasses.replace(self._last, index=self._frame, t=t)
-        if callable(image):
-            image = image()
-        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-            raise ValueError(f"a frame must be a BGR uint8 image, got {image.dtype} {image.shape}")
+        if self.mat is not None and lores is not None and self.params.detect_on_lores:
+            if lores.ndim != 2 or lores.dtype != np.uint8:
+                raise ValueError(f"a lores frame must be a grey uint8 image, got {lores.dtype} {lores.shape}")
+            if self._main_shape is None:  # learnt once, from the first frame
+                self._main_shape = fetch().shape[:2]
+            shape = self._main_shape
+            f = shape[1] / lores.shape[1]
+            result = self._see_on_mat(fetch, lores, t, f)
+            self._remember_still(shape, result, lores)
+            return result
+        image = fetch()
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if self.mat is not None:
-            result = self._see_on_mat(image, gray, t)
-            self._remember_still(image, result, lores)
+            result = self._see_on_mat(fetch, gray, t, 1.0)
+            self._remember_still(image.shape[:2], result, lores, image)
             return result
         return self._see_direct(image, gray, t)
 
@@ -306,13 +325,15 @@ class Recognizer:
             return False
         return still(small, self._still_ref, p.still_level, p.still_cells)
 
-    def _remember_still(self, image: np.ndarray, result: FrameResult,
-                        lores: np.ndarray | None = None) -> None:
+    def _remember_still(self, shape: tuple[int, ...], result: FrameResult, lores: np.ndarray | None = None,
+                        image: np.ndarray | None = None) -> None:
+        """Keep this frame as the still check's reference. `shape`: the full frame's;
+        `lores` (else `image`, the full frame) is what is kept."""
         self._last, self._last_full = result, self._frame
         self._still_ref = None
         if result.H is None or self.mat is None:
             return
-        h, w = image.shape[:2]
+        h, w = shape[:2]
         mw, mh = self.mat.size_mm
         outline = np.array([[0, 0], [mw, 0], [mw, mh], [0, mh]], np.float64)
         corners = to_plane(outline, np.linalg.inv(result.H))
@@ -321,19 +342,29 @@ class Recognizer:
         if x1 - x0 < 16 or y1 - y0 < 16:
             return
         self._still_box = (int(x0), int(y0), int(x1), int(y1))
-        self._still_shape = image.shape[:2]
+        self._still_shape = (h, w)
+        if lores is None and image is None:
+            return
         self._still_ref = self._still_small(lores if lores is not None else image)
 
     # -- with a mat -------------------------------------------------------------
 
-    def _see_on_mat(self, image: np.ndarray, gray: np.ndarray, t: float) -> FrameResult:
+    def _see_on_mat(self, fetch: _Fetch, gray: np.ndarray, t: float, f: float) -> FrameResult:
+        """One frame on the mat: the mat and the cards found in `gray` (the frame's grey
+        copy, or its lores copy `f` times smaller), the cards identified in the frame
+        (`fetch`ed only if one needs it). Returned in the full frame's pixels."""
         p = self.params
         assert self.mat is not None and self.lock is not None
+        if f != self._gray_f:  # the frames' size changed: so did the mapping's pixels
+            self._gray_f = f
+            self.lock.reset()
+            self._mat_state = None
+            self._known = []
         last = self._mat_state
         if last is not None and last.status == FOUND and self._frame - self._markers_frame < p.marker_every:
             state = last  # the mat was seen a moment ago: skip the search this frame
         else:
-            state = self._find_mat(gray, t)
+            state = self._find_mat(gray, t, fetch, f)
             self._markers_frame = self._frame
         self._mat_state = state
         if not state.ok:
@@ -347,7 +378,7 @@ class Recognizer:
         view = mat_only(view, self.mat.size_mm, ppm, margin, p.mat_inset_mm, 1.3 * max(card_px))
         found = masks(view, min(card_px), p.detect)
         self._blank_markers(found, ppm, margin)
-        quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo)
+        quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo, self._dark)
         area = card_px[0] * card_px[1]
         occl = occluders(found, quads, p.min_occluder * area)
 
@@ -355,12 +386,12 @@ class Recognizer:
             return q / ppm - margin
 
         def to_px(q: np.ndarray) -> np.ndarray:
-            return to_plane(to_mm(q), Hinv).astype(np.float32)
+            return _scaled(to_plane(to_mm(q), Hinv), f).astype(np.float32)
 
         occl_mm = [to_mm(poly) for poly in _polygons(occl)]
-        occl_px = [to_plane(poly, Hinv).astype(np.float32) for poly in occl_mm]
-        cards = self._identify_all(image, quads, to_px, to_mm)
-        return FrameResult(self._frame, t, state, cards, occl_px, occl_mm, H=H)
+        occl_px = [_scaled(to_plane(poly, Hinv), f).astype(np.float32) for poly in occl_mm]
+        cards = self._identify_all(fetch, quads, to_px, to_mm)
+        return FrameResult(self._frame, t, state, cards, occl_px, occl_mm, H=_unscaled_h(H, f))
 
     def _top_down(self, gray: np.ndarray, H: np.ndarray) -> np.ndarray:
         """`homography.top_down` of the frame, by one remap through maps kept while the
@@ -374,18 +405,27 @@ class Recognizer:
         m1, m2 = self._view_maps[1]
         return cv2.remap(gray, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def _find_mat(self, gray: np.ndarray, t: float) -> MatState:
+    def _find_mat(self, gray: np.ndarray, t: float, fetch: _Fetch | None = None, f: float = 1.0) -> MatState:
         """The mat's markers, searched in a smaller copy of the frame, and at full
         resolution when those found give no fit while the mat is not held (a wide lens
         far above the table makes them too small for the copy: 18 px at 1280x720). Once
-        the full resolution was needed, it is used from then on."""
+        the full resolution was needed, it is used from then on. `gray` is the frame's
+        grey copy or its lores copy (`f` times smaller, its markers then in its pixels)."""
         assert self.mat is not None and self.lock is not None
         p = self.params
-        scale = 1.0 if self._markers_full else p.marker_scale
-        found = find_markers(gray, self.mat.dictionary, scale)
+
+        def full_size() -> dict[int, np.ndarray]:
+            if f == 1.0 or fetch is None:
+                return find_markers(gray, self.mat.dictionary, 1.0)
+            frame = cv2.cvtColor(fetch(), cv2.COLOR_BGR2GRAY)
+            return {i: _scaled(c, 1.0 / f) for i, c in find_markers(frame, self.mat.dictionary, 1.0).items()}
+
+        if self._markers_full:
+            return self.lock.update(full_size(), t)
+        found = find_markers(gray, self.mat.dictionary, min(1.0, p.marker_scale * f))
         state = self.lock.update(found, t)
-        if scale < 1.0 and state.status != FOUND and (len(found) >= 2 or state.status == LOST):
-            full = find_markers(gray, self.mat.dictionary, 1.0)
+        if state.status != FOUND and (len(found) >= 2 or state.status == LOST):
+            full = full_size()
             if len(full) >= 2:
                 again = self.lock.update(full, t)
                 if again.status == FOUND:
@@ -419,7 +459,7 @@ class Recognizer:
         quads = whole
         if self._scale is not None:
             card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
-            cut = find_cards(small, self.aspect, card_px, p.detect, found, self._memo)
+            cut = find_cards(small, self.aspect, card_px, p.detect, found, self._memo, self._dark)
             quads = _merge_quads(whole, cut) if p.outlines else cut
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
@@ -431,7 +471,10 @@ class Recognizer:
 
     # -- identities -------------------------------------------------------------
 
-    def _identify_all(self, image: np.ndarray, quads: list[CardQuad], to_px, to_mm) -> list[CardSeen]:
+    def _identify_all(self, image: np.ndarray | Callable[[], np.ndarray], quads: list[CardQuad], to_px,
+                      to_mm) -> list[CardSeen]:
+        """Each quad's identity: the cached one while the card lies still, else read
+        from the frame (`image`, or a function fetching it only then)."""
         p = self.params
         out: list[CardSeen] = []
         kept: list[_Known] = []
@@ -447,7 +490,7 @@ class Recognizer:
                 identity = known.identity
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
-                identity = self._identify_crop(image, corners_px, quad.seen)
+                identity = self._identify_crop(image() if callable(image) else image, corners_px, quad.seen)
                 self.identifications += 1
                 k = identity.rotation
                 same = known is not None and identity.known and known.identity.code == identity.code
@@ -497,6 +540,44 @@ class Recognizer:
         a, b = corners_mm[1] - corners_mm[0], self._known[i].corners_mm[1] - self._known[i].corners_mm[0]
         turn = abs(np.degrees(np.arctan2(a[0] * b[1] - a[1] * b[0], a @ b))) % 90
         return self._known[i] if min(turn, 90 - turn) <= 5.0 else None
+
+
+class _Fetch:
+    """A frame, or a function fetching it, fetched at most once."""
+
+    def __init__(self, image: np.ndarray | Callable[[], np.ndarray]) -> None:
+        self._source = image
+        self._image: np.ndarray | None = None if callable(image) else image
+        if self._image is not None:
+            _check_frame(self._image)
+
+    def __call__(self) -> np.ndarray:
+        if self._image is None:
+            source = self._source
+            assert callable(source)
+            self._image = _check_frame(source())
+        return self._image
+
+
+def _check_frame(image: np.ndarray) -> np.ndarray:
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError(f"a frame must be a BGR uint8 image, got {image.dtype} {image.shape}")
+    return image
+
+
+def _scaled(points: np.ndarray, f: float) -> np.ndarray:
+    """Pixels of an image `f` times smaller than the frame as the frame's pixels (pixel
+    centres: a lores pixel covers f x f frame pixels)."""
+    return points if f == 1.0 else (np.asarray(points, np.float64) + 0.5) * f - 0.5
+
+
+def _unscaled_h(H: np.ndarray, f: float) -> np.ndarray:
+    """A homography from the pixels of an image `f` times smaller than the frame, made
+    to take the frame's own pixels."""
+    if f == 1.0:
+        return H
+    A = np.array([[1 / f, 0.0, 0.5 / f - 0.5], [0.0, 1 / f, 0.5 / f - 0.5], [0.0, 0.0, 1.0]])
+    return H @ A
 
 
 def _with_outlines(whole: list[CardQuad], image: np.ndarray, f: float, aspect: float) -> list[CardQuad]:

@@ -101,7 +101,7 @@ def watch(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
     from vision.mats import get_mat
     from vision.pipeline import Recognizer
-    from vision.sources import open_source
+    from vision.sources import lazy_frames, open_source
 
     mat = get_mat(args.game, args.players)
     deck = _deck(args.deck or mat.game)
@@ -119,8 +119,10 @@ def watch(args: argparse.Namespace) -> int:
             sys.stdout.flush()
 
     with open_source(args.source) as source:
-        for frame in source:
-            result = recognizer.process(frame.image, frame.t, frame.index)
+        # a Pi camera's lores stream: the mat and the cards are found in it, and the main
+        # stream is copied only when a card needs identifying
+        for frame in lazy_frames(source):
+            result = recognizer.process(frame.main, frame.t, frame.index, lores=frame.lores)
             t = frame.t
             count += 1
             if result.mat is not None and result.mat.status != status:
@@ -128,7 +130,7 @@ def watch(args: argparse.Namespace) -> int:
                 print(f"{frame.t:8.2f}s  mat {status}", file=sys.stderr)
             emit(result.observations)
             if folder is not None:
-                _write(folder / f"frame_{frame.index:06d}.png", annotate(frame.image, result, mat))
+                _write(folder / f"frame_{frame.index:06d}.png", annotate(frame.main(), result, mat))
             if args.frames is not None and count >= args.frames:
                 break
     emit(recognizer.finish(t))

@@ -19,6 +19,7 @@ stored one, the default for cameras) or the path of a calibration file.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -27,6 +28,7 @@ from vision.sources.base import (
     CameraUnavailable,
     Frame,
     FrameSource,
+    LazyFrame,
     SourceError,
     SourceNotFound,
     UnknownSource,
@@ -154,9 +156,24 @@ def _open(uri: str, **kw: Any) -> FrameSource:
     raise UnknownSource(f"unknown frame source {uri!r}: use {', '.join(_forms())}")
 
 
+def lazy_frames(source: FrameSource) -> Iterator[LazyFrame]:
+    """The source's frames as `LazyFrame`s, for `Recognizer.process(frame.main, frame.t,
+    frame.index, lores=frame.lores)`: from a Pi camera with its lores stream, the lores
+    copy at hand and the main stream copied only when asked for (`read_lazy`); from any
+    other source, its frames as they are (no lores copy). Ends with the source."""
+    lazy = getattr(source, "read_lazy", None)
+    if lazy is not None and getattr(source, "lores_size", None) is not None:
+        while not source.closed:
+            yield lazy()
+        return
+    for frame in source:
+        yield LazyFrame(None, frame.t, frame.index, lambda image=frame.image: image, frame.truth)
+
+
 def _forms() -> list[str]:
     return ["picamera2", "cv:N", "file:PATH", "dir:PATH", "synthetic:GAME"]
 
 
-__all__ = ["DEFAULT_SOURCE", "SCHEMES", "CameraUnavailable", "Frame", "FrameSource", "SourceError",
-           "SourceNotFound", "UnknownSource", "open_source"]
+__all__ = ["DEFAULT_SOURCE", "SCHEMES", "CameraUnavailable", "Frame", "FrameSource", "LazyFrame",
+           "SourceError",
+           "SourceNotFound", "UnknownSource", "lazy_frames", "open_source"]

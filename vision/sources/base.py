@@ -4,7 +4,7 @@ open until it is closed (or its `with` block ends), and the errors sources raise
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -42,6 +42,22 @@ class Frame:
     image: np.ndarray
     t: float
     index: int
+    truth: SceneTruth | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class LazyFrame:
+    """A frame whose full picture (BGR) is fetched only if `main()` is called, before the
+    next frame is read; `lores`, when the source has one, is the same frame smaller and
+    grey, at hand (the Pi camera's lores stream, its Y plane). Made for
+    `Recognizer.process(frame.main, frame.t, frame.index, lores=frame.lores)`: the mat
+    and the cards are then found in the lores copy, and the main stream is copied only
+    when a card needs identifying (`vision.sources.lazy_frames` gives these for any source)."""
+
+    lores: np.ndarray | None
+    t: float
+    index: int
+    main: Callable[[], np.ndarray]
     truth: SceneTruth | None = None
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.sources.base import FrameSource
+from vision.sources.base import FrameSource, LazyFrame
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,28 @@ class CalibratedSource(FrameSource):
         if self._undistorter is not None:
             image = self._undistorter.apply(image)
         return image, frame.t, frame.truth
+
+    def read_lazy(self) -> LazyFrame:
+        """The inner source's lazy frame (`Picamera2Source.read_lazy`). Without a
+        calibration in use it is passed on as it is; with one, its main picture is
+        straightened when fetched and the lores copy is left out (it is not straightened:
+        the mat is then found in the straightened frame)."""
+        inner = self._inner.read_lazy()
+        size = tuple(getattr(self._inner, "size", ()) or inner.main().shape[1::-1])
+        if size != self._size:
+            self._prepare((int(size[0]), int(size[1])))
+        self._index += 1
+        if self._undistorter is None:
+            return inner
+        undistort = self._undistorter.apply
+        done: list[np.ndarray] = []
+
+        def main() -> np.ndarray:
+            if not done:
+                done.append(undistort(inner.main()))
+            return done[0]
+
+        return LazyFrame(None, inner.t, inner.index, main, inner.truth)
 
     def _release(self) -> None:
         self._inner.close()

@@ -4,13 +4,11 @@ Raspberry Pi OS as a system package and nowhere else."""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from vision.sources.base import CameraUnavailable, FrameSource, SourceError
+from vision.sources.base import CameraUnavailable, FrameSource, LazyFrame, SourceError
 
 NOT_INSTALLED = ("picamera2 is not installed: on Raspberry Pi OS install it with "
                  "`sudo apt install python3-picamera2` and create the venv with --system-site-packages")
@@ -21,19 +19,6 @@ def _import_picamera2() -> Any:
         return importlib.import_module("picamera2")
     except ImportError:
         raise CameraUnavailable(NOT_INSTALLED) from None
-
-
-@dataclass(frozen=True, eq=False)
-class LazyFrame:
-    """A Pi camera frame whose small grey copy (the lores stream's Y plane) is at hand and
-    whose full picture (the main stream, BGR) is copied out only if `main()` is called,
-    before the next frame is read. Made for `Recognizer.process(frame.main, t, index,
-    lores=frame.lores)`: a still table never needs the main stream."""
-
-    lores: np.ndarray
-    t: float
-    index: int
-    main: Callable[[], np.ndarray]
 
 
 def lores_size(width: int, height: int) -> tuple[int, int]:
@@ -62,6 +47,7 @@ class Picamera2Source(FrameSource):
         # calibrations are kept per sensor and lens (imx708 and imx708_wide differ)
         model = (getattr(self._cam, "camera_properties", None) or {}).get("Model")
         self.camera_id = f"picamera2-{camera}-{model}" if model else f"picamera2-{camera}"
+        self.size = (width, height)  # the main stream's
         self.lores_size = lores_size(width, height) if lores else None
         streams: dict[str, Any] = {"main": {"size": (width, height), "format": "RGB888"}}
         if self.lores_size is not None:
@@ -144,3 +130,6 @@ class Picamera2Source(FrameSource):
             self._cam.stop()
         finally:
             self._cam.close()
+
+
+__all__ = ["LazyFrame", "Picamera2Source", "lores_size"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 instances: list[Picamera2] = []
+#: The `scene` every new camera starts with (see Picamera2.scene).
+scene = None
 
 
 class _Request:
@@ -16,14 +18,22 @@ class _Request:
     def make_array(self, stream: str) -> np.ndarray:
         assert not self.released, "a released request has no buffers"
         self._camera.arrays.append(stream)
+        scene = self._camera.scene
         if stream == "lores":
             assert self._camera.config["lores"]["format"] == "YUV420"
             w, h = self._camera.config["lores"]["size"]
+            if scene is not None:  # the picture's YUV420 at the lores size, as the ISP makes it
+                import cv2
+
+                small = cv2.resize(scene(self._camera.captured), (w, h), interpolation=cv2.INTER_AREA)
+                return cv2.cvtColor(small, cv2.COLOR_BGR2YUV_I420)
             yuv = np.full((h * 3 // 2, w), 128, np.uint8)
             yuv[:h] = self._camera.captured % 256  # Y: which capture this is
             return yuv
         assert stream == "main"
         w, h = self._camera.config["main"]["size"]
+        if scene is not None:
+            return scene(self._camera.captured).copy()
         frame = np.zeros((h, w, 3), np.uint8)
         frame[:, :, 0] = self._camera.captured % 256  # blue: which capture this is
         return frame
@@ -48,6 +58,9 @@ class Picamera2:
         self.closed = False
         self.captured = 0
         self.arrays: list[str] = []  # the streams copied out, in order
+        #: What the camera sees: capture number -> BGR picture of the main size (tests set
+        #: it); None: flat pictures numbered by their capture.
+        self.scene = scene
         instances.append(self)
 
     def create_video_configuration(self, main: dict, lores: dict | None = None,
