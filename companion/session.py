@@ -27,10 +27,11 @@ from typing import Any
 from companion import table
 from companion.errors import BadLog, CompanionError, IllegalAction
 from companion.games import Action, Game, State, get_game, make_game
-from companion.games.base import describe_event
+from companion.games.base import describe_event, event_words
 from companion.observation import Observation, Question
 from companion.storage import Event, GameRecord, GameWriter, NotPlaying, Store, Timeline
 from companion.viewmodel import QuestionView, Verdict, ViewModel
+from companion.words import Seat, Words, plain
 
 log = logging.getLogger(__name__)
 
@@ -492,9 +493,30 @@ class Session:
             log.exception("%s cannot make %s public", self.game.name, action)
             public = None
         if public is None:
-            who = "The dealer" if action.seat is None else f"Seat {action.seat}"
+            who = "The dealer" if action.seat is None else f"Seat {action.seat + 1}"
             return f"{who}: {action.kind}"
         return self._describe(public.to_json())
+
+    def _event_words(self, event: dict[str, Any]) -> Words | None:
+        # As _describe: a wording bug must not stop the table (the verdict keeps its text).
+        try:
+            return event_words(self.game, event)
+        except Exception:
+            log.exception("%s cannot word %r", self.game.name, event)
+            return None
+
+    def _action_words(self, action_json: dict[str, Any]) -> Words | None:
+        """As `_words`, as data (`companion.words.Words`)."""
+        action = Action.from_json(action_json)
+        try:
+            public = self.game.public_action(action)
+        except Exception:
+            public = None
+        if public is None:
+            if action.seat is None:
+                return plain(f"The dealer: {action.kind}")
+            return Words.of("{Seat}: {kind}", seat=Seat(action.seat), kind=action.kind)
+        return self._event_words(public.to_json())
 
     def _verdict_of(self, event: Event) -> Verdict | None:
         if event.kind == "accepted":
@@ -504,11 +526,17 @@ class Session:
                 words = f"{words.rstrip('.')} ({note})"
             text = " ".join(_sentence(s) for s in [words]
                             + [self._describe(o) for o in event.outcomes])
-            return Verdict(True, text, seat=event.data.get("seat"))
+            data = [self._action_words(event.data), *map(self._event_words, event.outcomes)]
+            if note and isinstance(note, str):
+                data.insert(1, plain(f"({note})"))
+            return Verdict(True, text, seat=event.data.get("seat"),
+                           words=tuple(w for w in data if w is not None))
         if event.kind in ("undo", "redo"):
             word = "Undone" if event.kind == "undo" else "Redone"
             action = event.data.get("action", {})
-            return Verdict(True, _sentence(f"{word}: {self._words(action)}"), seat=action.get("seat"))
+            done = self._action_words(action)
+            return Verdict(True, _sentence(f"{word}: {self._words(action)}"), seat=action.get("seat"),
+                           words=() if done is None else (Words.of(f"{word}: {{w}}", w=done),))
         if event.kind == "abandon":
             return Verdict(True, _sentence(f"Abandoned: {event.reason}"))
         if event.kind == "rejected":

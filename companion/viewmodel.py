@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from companion.games.base import Action
+from companion.words import Words
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,10 @@ class Verdict:
     seat: int | None = None
     rule: str | None = None
     awaiting: bool = False
+    # The accepted (or undone, redone) events of `text` as data, one `Words` a sentence: a
+    # template with seat and card references. `companion.words.render(w, seat_name)` gives
+    # each sentence with the players' names; empty for a rejection (its `text` only).
+    words: tuple[Words, ...] = ()
 
 
 @dataclass(frozen=True)

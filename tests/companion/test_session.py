@@ -450,3 +450,33 @@ class UndoRedo(RuleBasedStateMachine):
 
 TestUndoRedo = UndoRedo.TestCase
 TestUndoRedo.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_the_verdicts_words_as_data_render_to_its_text_and_take_the_players_names(store, name):
+    from companion.session import _sentence
+    from companion.words import Seat, render
+
+    players = [f"P{i}" for i in range(games()[name].default_players)]
+    session = Session.start(store, name, players)
+    rng = random.Random(3)
+    seen_seat = False
+    for _ in range(40):
+        state = session.state()
+        if state.is_terminal():
+            break
+        action = state.sample_chance(rng) if state.is_chance() else session.game.bot_action(state, rng)
+        verdict = session.act(action, source="bot")
+        assert verdict.ok and verdict.words
+        assert " ".join(_sentence(render(w)) for w in verdict.words) == verdict.text
+        named = " ".join(render(w, players.__getitem__) for w in verdict.words)
+        for w in verdict.words:
+            seats = [ref.index for _, ref in w.refs if isinstance(ref, Seat)]
+            for s in seats:
+                seen_seat = True
+                assert players[s] in named
+            assert json.dumps(w.to_json())
+    assert seen_seat
+    session.undo()
+    undone = session.view().verdict
+    assert undone is not None and render(undone.words[0]).startswith("Undone: ")
