@@ -50,7 +50,7 @@ def _bot_card(state: MedievalMasteryState, seat: int, legal: list[str]) -> str:
         partner = {"K": "Q", "Q": "K", "J": "P", "P": "J"}.get(card[0])
         return partner is not None and any(c[0] == partner for c in [*hand, *state.laid(seat)])
 
-    def keep(card: str) -> tuple[int, tuple[int, int]]:
+    def keep(card: str) -> tuple[int, int]:
         return value(card) + (30 if useful(card) else 0), deck_order(card)
 
     trick = state.trick_cards()

@@ -28,6 +28,8 @@ from itertools import combinations
 from typing import Any
 
 from companion.cards import IDEAL_RANKS, IDEAL_SUITS, get_deck
+from companion.words import and_list
+from companion.words import deck_order as deck_positions
 
 RANKS = "".join(r for r, _ in IDEAL_RANKS)  # "KQPFJESIACOUBMRHGYDLWVTNZX", value 25 down to 0
 SUITS = "".join(s.code for s in IDEAL_SUITS)  # "SCTPW", the ranking order, high to low
@@ -63,21 +65,22 @@ def name(card: str) -> str:
 
 def names(cards: Iterable[str]) -> str:
     """Full names joined for a sentence: "King of Swords and Queen of Cups"."""
-    items = [name(c) for c in cards]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return and_list(name(c) for c in cards)
 
 
 def suit_list(suits: Iterable[str]) -> str:
-    items = [SUIT_NAMES[s] for s in SUITS if s in set(suits)]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    """Suit names in the ranking order, joined for a sentence: "Swords and Wands"."""
+    wanted = set(suits)
+    return and_list(SUIT_NAMES[s] for s in SUITS if s in wanted)
 
 
-_DECK_ORDER = {c: (SUITS.index(c[1]), RANKS.index(c[0])) for c in ALL_CARDS}
+_DECK_ORDER = deck_positions("ideal")  # the deck's listing: by suit (Swords first), then rank
 _LETTER = {letter: i for i, letter in enumerate(COMMUNE_LETTERS)}
 
 
-def deck_order(card: str) -> tuple[int, int]:
-    """Sort key: by suit order (Swords first), then by rank (King first)."""
+def deck_order(card: str) -> int:
+    """Sort key: by suit order (Swords first), then by rank (King first), as the deck lists
+    the cards (`companion.words.deck_order`)."""
     return _DECK_ORDER[card]
 
 

@@ -563,10 +563,8 @@ class MedievalMasteryState(State):
     def explain(self) -> str:
         t = self.trick_no
         if self.phase == "over":
-            best = max(self.totals)
-            who = " and ".join(f"{seat_words(s)}" for s, v in enumerate(self.totals) if v == best)
-            return f"The game is over after {self.round} round{'s' * (self.round != 1)}: {who} won " \
-                   f"with {best} points."
+            return f"The game is over after {self.round} round{'s' * (self.round != 1)}: " \
+                   f"{self.result_words()}."
         if self.phase == "deal":
             return (f"Round {self.round}: {seat_words(self.dealer)} deals {HAND_SIZE} cards to each player; "
                     "the rest is the stock.")
@@ -580,26 +578,38 @@ class MedievalMasteryState(State):
                     f"rebuild their families and "
                     f"communes from the trick and their hand{must}.")
         seat = self.current_player()
-        return f"Trick {t}: {seat_words(seat)} to {'play' if self.trick else 'lead'}; {self._limit(seat)}."
+        return f"Trick {t}: {seat_words(seat)} to {'play' if self.trick else 'lead'}; {self.limit_words()}."
 
-    def _limit(self, seat: int) -> str:
+    def phase_words(self) -> str:
+        return {"deal": f"round {self.round}: the deal", "refill": f"trick {self.trick_no}: refill",
+                "meld": f"trick {self.trick_no}: laying down", "over": "game over",
+                "play": f"round {self.round}, trick {self.trick_no}"}[self.phase]
+
+    def limit_words(self) -> str:
+        """While a trick is played: what the seat to act may play."""
+        if self.phase != "play":
+            return ""
         if not self.trick:
             return "any card from hand may lead"
         led = suit(self.trick[0][1])
         return f"must follow {SUIT_NAMES[led]} if able"
 
+    def result_words(self) -> str:
+        if self.phase != "over":
+            return ""
+        best = max(self.totals)
+        who = " and ".join(seat_words(s) for s, v in enumerate(self.totals) if v == best)
+        return f"{who} won with {best} points"
+
     def view(self) -> dict[str, Any]:
         turn = self.current_player()
         n = self.game.players
-        phase = {"deal": f"round {self.round}: the deal", "refill": f"trick {self.trick_no}: refill",
-                 "meld": f"trick {self.trick_no}: laying down", "over": "game over",
-                 "play": f"round {self.round}, trick {self.trick_no}"}[self.phase]
-        out: dict[str, Any] = {"turn": turn if turn >= 0 else None, "phase": phase,
+        out: dict[str, Any] = {"turn": turn if turn >= 0 else None, "phase": self.phase_words(),
                                "next": self.explain(),
                                "trick": [{"seat": s, "card": c} for s, c in self.trick],
                                "last_trick": self.last_trick}
         if self.phase == "play":
-            out["limit"] = self._limit(turn)
+            out["limit"] = self.limit_words()
             if not self.unknown[turn]:
                 out["legal"] = [a["card"] for a in self.legal_actions()]
         tableaux = []

@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.cards import Card, get_deck
 from companion.errors import CompanionError
+from companion.words import deck_order as deck_positions
 
 DECK = get_deck("piktas")
 SUITS: tuple[str, ...] = tuple(DECK.suits)  # "O", "W", "K", "U", "M"; bit i stands for SUITS[i]
@@ -64,7 +65,7 @@ class BadUnit(CompanionError, ValueError):
 
 # --- cards -------------------------------------------------------------------
 
-_ORDER = {c.code: i for i, c in enumerate(DECK)}
+_ORDER = deck_positions("piktas")
 
 
 def _suit_mask(card: Card) -> int:

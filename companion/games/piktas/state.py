@@ -593,10 +593,7 @@ class PiktasState(State):
         rounds = self.game.options["rounds"]
         head = f"Round {self.round} of {rounds}"
         if self.phase == "over":
-            best = max(self.scores())
-            won = " and ".join(f"{seat_words(s)}" for s in self.winners())
-            what = "chips" if self.game.options["betting"] else "points"
-            return f"The game is over: {won} won with {best} {what}."
+            return f"The game is over: {self.result_words()}."
         if self.phase == "deal":
             due = self.next_dealer()
             who = "a dealer" if due is None else f"{seat_words(due)}"
@@ -622,22 +619,38 @@ class PiktasState(State):
         return {"deal": "deal", "draw": "dealing to the field", "bet": "betting",
                 "show": "showdown", "over": "game over"}[self.phase]
 
+    def limit_words(self) -> str:
+        """What the seat to act may do, in a few words ("" when nobody acts)."""
+        if self.phase == "swap":
+            return "pass, swap one hand card for one uncovered field card, or place a void"
+        if self.phase == "bet":
+            owed = self.owed(self.current_player())
+            return f"match {owed} or fold, or raise" if owed else "stay, raise or fold"
+        if self.phase == "show":
+            return "show every card of the hand"
+        return ""
+
+    def result_words(self) -> str:
+        if self.phase != "over":
+            return ""
+        best = max(self.scores())
+        won = " and ".join(seat_words(s) for s in self.winners())
+        what = "chips" if self.game.options["betting"] else "points"
+        return f"{won} won with {best} {what}"
+
     def view(self) -> dict[str, Any]:
         turn = self.current_player()
         out: dict[str, Any] = {"turn": turn if turn >= 0 else None, "phase": self.phase_words(),
                                "next": self.explain()}
         hint = None
+        limit = self.limit_words()
+        if limit:
+            out["limit"] = limit
         if self.phase == "swap":
-            out["limit"] = "pass, swap one hand card for one uncovered field card, or place a void"
             hand = self.hands[turn]
             if hand is not None:
                 out["legal"] = list(hand) if self.takeable() else []
                 hint = self.hints()[0].to_json()
-        elif self.phase == "bet":
-            owed = self.owed(turn)
-            out["limit"] = f"match {owed} or fold, or raise" if owed else "stay, raise or fold"
-        elif self.phase == "show":
-            out["limit"] = "show every card of the hand"
         out["table"] = {
             "round": self.round, "rounds": self.game.options["rounds"], "dealer": self.dealer,
             "cycle": self.cycle,
