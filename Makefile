@@ -17,7 +17,7 @@ help:
 	@echo "make test         set up and run every test (kiosk tests under Xvfb)"
 	@echo "make lint         ruff"
 	@echo "make bench        speed and accuracy benchmarks (results in benchmarks/results/)"
-	@echo "make screenshots  screenshots of every kiosk screen into docs/screenshots/"
+	@echo "make screenshots  screenshots of every kiosk screen into build/screenshots/ (UPDATE=1: docs/screenshots/)"
 	@echo "make install-pi   install on a Raspberry Pi and enable the kiosk service"
 	@echo "make club-demo    a local Mosquitto, the club hub and three simulated tables"
 
@@ -59,8 +59,9 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
+# Into build/screenshots; `make screenshots UPDATE=1` replaces the ones in docs/screenshots.
 screenshots: $(STAMP) sysdeps
-	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m kiosk.screenshots docs/screenshots
+	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m kiosk.screenshots $(if $(UPDATE),--update)
 
 # Club night (docs/club.md): prints the scoreboard's URL, runs until Ctrl-C.
 club-demo: $(STAMP) sysdeps

@@ -93,7 +93,12 @@ def configure(size: tuple[int, int] = SCREEN_SIZE, *, fullscreen: bool = False,
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     if kivy_home is not None:
         os.environ["KIVY_HOME"] = str(kivy_home)
+    from kiosk.kivysetup import prepare_environment, quiet_cutbuffer
+
+    prepare_environment()  # KIVY_HOME under the data directory, SDL2's clipboard
     from kivy.config import Config
+
+    quiet_cutbuffer()
 
     Config.set("kivy", "log_level", log_level)
     Config.set("graphics", "width", str(size[0]))

@@ -23,7 +23,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -32,16 +32,16 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.viewmodel import QuestionView, ViewModel
 from kiosk import theme
+from kiosk.cardart import game_deck
 from kiosk.choices import Choice, Count, Menu
-from kiosk.text import escape, name_seats, shorten
-from kiosk.widgets import CardButton, CardChip, Para, SeatChip, Tap
+from kiosk.text import brief, escape, name_seats
+from kiosk.widgets import CardChip, HandPager, Para, SeatChip, Tap
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,47 @@ def trick_cards(view: ViewModel) -> tuple[list[tuple[int, str]], int | None, str
     return pairs, winner if isinstance(winner, int) else None, str(last.get("why") or "")
 
 
+def table_cards(view: ViewModel) -> tuple[str, list[tuple[int, str]]]:
+    """Cards that lie face up in the middle when there is no trick: Piktas's field,
+    Yonac's set. (title, [(seat or -1, code)])."""
+    t = view.table or {}
+    field_cards = t.get("field")
+    if isinstance(field_cards, list) and field_cards:
+        codes = [str(c.get("card", "?")) if isinstance(c, dict) else str(c) for c in field_cards]
+        return "The field", [(-1, c) for c in codes]
+    set_cards = t.get("set")
+    if isinstance(set_cards, list) and set_cards and all(isinstance(c, str) for c in set_cards):
+        return "The set", [(-1, c) for c in set_cards]
+    return "", []
+
+
+def known_hand(session: Any, seat: int | None) -> list[str]:
+    """The cards of `seat`'s hand when the table knows them (dealt on screen: open hands),
+    else []. Only engines that keep whole hands as lists of codes say so."""
+    if session is None or seat is None:
+        return []
+    try:
+        hands = getattr(session.state(), "hands", None)
+    except CompanionError:
+        return []
+    if not isinstance(hands, (list, tuple)) or not 0 <= seat < len(hands):
+        return []
+    hand = hands[seat]
+    if not isinstance(hand, (list, tuple)) or not all(isinstance(c, str) for c in hand):
+        return []
+    return list(hand)
+
+
+def confirm_words(view: ViewModel | None) -> str:
+    """What the confirm button confirms: that the refused move does not count."""
+    verdict = view.verdict if view is not None else None
+    if verdict is None or not verdict.awaiting:
+        return "Confirm a refused move"
+    if isinstance(verdict.seat, int) and 0 <= verdict.seat < len(view.players):
+        return f"Confirm: {view.players[verdict.seat]}'s move does not count"
+    return "Confirm: the move does not count"
+
+
 def table_facts(view: ViewModel) -> str:
     """A line of the game's extras that players look up all the time (dealer, upcard,
     pile, stock), from whichever of these keys the engine's view has."""
@@ -89,11 +130,6 @@ def table_facts(view: ViewModel) -> str:
     if isinstance(t.get("stock"), int):
         facts.append(f"Stock: {t['stock']} cards")
     return " \u00B7 ".join(facts)
-
-
-#: A move the engine words at length (a whole Medieval Mastery tableau) is cut to this
-#: many characters on its button: three lines at most.
-CHOICE_CHARS = 120
 
 
 class ChoiceButton(Tap):
@@ -153,6 +189,12 @@ def crop_texture(png: bytes) -> Any:
         return None
 
 
+def score_columns(players: int) -> int:
+    """Score chips per row: one row up to seven seats, two rows past that (14 seats: 7
+    chips of 110 px a row, each name in 20 px type, wrapped when long)."""
+    return players if players <= 7 else -(-players // 2)
+
+
 class PlayScreen(Screen):
     """The game in play, as the latest view model shows it."""
 
@@ -171,6 +213,7 @@ class PlayScreen(Screen):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     trick = ListProperty()  # (seat, code, owner, winner) for the chips, for tests
+    confirm_text = StringProperty("Confirm a refused move")
     asking = BooleanProperty(False)  # a card the camera cannot name is on screen
 
     def on_kv_post(self, *_: Any) -> None:
@@ -180,7 +223,6 @@ class PlayScreen(Screen):
         self._built: dict[str, Any] = {}  # what the lists show now, to rebuild only on change
         app.bind(view=self._refresh, menu=self._refresh, camera_status=self._banner,
                  camera_detail=self._banner, message=self._banner)
-        self.ids.scores_scroll.bind(width=self._fit_scores)
         self._show()
 
     # -- the picture ---------------------------------------------------------------------
@@ -195,11 +237,12 @@ class PlayScreen(Screen):
         trump = (view.table or {}).get("trump_name")
         if trump:
             self.caption += f" \u00B7 {escape(str(trump))} trump"
-        self.facts = escape(table_facts(view))
+        self.facts = escape(name_seats(table_facts(view), players))
         self.over = view.over
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
         verdict = view.verdict
         self.awaiting = bool(verdict and verdict.awaiting)
+        self.confirm_text = escape(confirm_words(view))
         menu: Menu = app.menu
         if view.over:
             who = " and ".join(_name(players, w) for w in view.winners) or "Nobody"
@@ -209,17 +252,17 @@ class PlayScreen(Screen):
         elif view.turn is not None and len(menu.seats) <= 1 and not menu.chance:
             self.turn_mark = theme.TURN_MARK
             self.turn_text = f"{escape(_name(players, view.turn))}'s turn"
-            self.limit_text = escape(name_seats(view.limit or shorten(view.next, 140), players))
+            self.limit_text = escape(name_seats(view.limit or brief(view.next), players))
         else:
             self.turn_mark = theme.INFO
             self.turn_text = "Everybody" if len(menu.seats) > 1 else (menu.chance or "Next")
-            self.limit_text = escape(name_seats(shorten(view.next, 140), players))
+            self.limit_text = escape(name_seats(brief(view.next), players))
         if verdict is not None:
             self.verdict_mark = theme.verdict_mark(verdict.ok, verdict.awaiting)
             text = name_seats(verdict.text, players)
             if not verdict.ok and verdict.rule and "rule" not in text.lower():
                 text += f" (Rule: {name_seats(verdict.rule, players)}.)"
-            self.verdict_text = escape(text)
+            self.verdict_text = f"[b]{escape(self.verdict_mark.word)}:[/b] {escape(text)}"
         else:
             self.verdict_mark = theme.INFO
             self.verdict_text = escape(name_seats(view.next, players))
@@ -236,10 +279,10 @@ class PlayScreen(Screen):
         chips = list(reversed(box.children))
         if len(chips) != len(view.players):
             box.clear_widgets()
+            box.cols = score_columns(len(view.players))
             chips = [SeatChip(seat=seat) for seat in range(len(view.players))]
             for chip in chips:
                 box.add_widget(chip)
-            self._fit_scores()
         out = set((view.table or {}).get("eliminated") or ())
         for seat, (chip, name) in enumerate(zip(chips, view.players, strict=True)):
             chip.name = name
@@ -248,31 +291,31 @@ class PlayScreen(Screen):
             chip.winner = seat in view.winners
             chip.out = seat in out
 
-    def _fit_scores(self, *_: Any) -> None:
-        """The seats share the strip's width; past about seven they scroll sideways."""
-        chips = self.ids.scores.children
-        if not chips:
-            return
-        gap = dp(6)
-        width = max(dp(104), (self.ids.scores_scroll.width - gap * (len(chips) - 1)) / len(chips))
-        for chip in chips:
-            chip.width = width
-
     def _trick(self, view: ViewModel) -> None:
+        """The trick (or the last one, with its winner), else the cards face up in the
+        middle (Piktas's field, Yonac's set), as pictures with their codes."""
         pairs, winner, _why = trick_cards(view)
-        rows = [(seat, code, _name(view.players, seat), winner is not None and seat == winner)
-                for seat, code in pairs]
+        title = ""
+        if not pairs:
+            title, pairs = table_cards(view)
+        rows = [(seat, code, _name(view.players, seat) if seat >= 0 else "",
+                 winner is not None and seat == winner) for seat, code in pairs]
+        deck = game_deck(view.game) or ""
         if rows != self.trick:
             box = self.ids.trick
             box.clear_widgets()
             for seat, code, owner, won in rows:
-                box.add_widget(CardChip(code=code, owner=owner, seat=max(seat, 0), winner=won))
+                box.add_widget(CardChip(code=code, deck=deck, owner=owner, seat=seat, winner=won))
             self.trick = rows
+            self.ids.trick_scroll.scroll_x = 0
+        more = len(rows) > 3
         if winner is not None:
             self.trick_text = (f"Last trick: {theme.symbol(theme.STAR)} "
                                f"{escape(_name(view.players, winner))}")
+        elif title:
+            self.trick_text = f"{title} ({len(rows)})" if more else title
         else:
-            self.trick_text = "This trick" if pairs else ""
+            self.trick_text = f"This trick ({len(rows)})" if more else ("This trick" if pairs else "")
 
     def _choices(self, view: ViewModel, menu: Menu) -> None:
         picked = tuple((view.table or {}).get("picked") or ())
@@ -296,7 +339,7 @@ class PlayScreen(Screen):
                                on_release=lambda *_: app.deal()))
             box.add_widget(Para(text="The companion shuffles and deals, and every hand is shown "
                                      "on screen (open hands, for learning).",
-                                font_size=sp(theme.SMALL), color=theme.TEXT_DIM))
+                                color=theme.TEXT_DIM))
             return
         if len(menu.seats) > 1:
             for seat in menu.seats:
@@ -306,24 +349,28 @@ class PlayScreen(Screen):
                 box.add_widget(row)
             return
         cards = [c for c in menu.choices if c.kind == "card"]
-        if cards:
-            grid = GridLayout(cols=4, spacing=dp(theme.GAP), size_hint_y=None,
-                              row_default_height=dp(76), row_force_default=True,
-                              col_force_default=True)
-            grid.bind(minimum_height=grid.setter("height"),
-                      width=lambda g, w: setattr(g, "col_default_width", (w - 3 * g.spacing[0]) / 4))
-            for c in cards:
-                grid.add_widget(CardButton(code=c.label, detail=c.detail))
-            box.add_widget(grid)
+        deck = game_deck(view.game) or ""
+        hand = known_hand(app.session, view.turn)
+        playable = {c.label: c for c in cards}
+        if hand and (not cards or set(playable) <= set(hand)):
+            # the whole hand, the cards the seat may play pressable (open hands: dealt on
+            # screen); while bidding, the bidder sees the hand it bids on
+            title = f"{_name(view.players, view.turn)}'s hand" if not cards else ""
+            box.add_widget(HandPager(cards=[(code, code in playable, playable[code].detail
+                                             if code in playable else "") for code in hand],
+                                     deck=deck, title=escape(title)))
+        elif cards:
+            box.add_widget(HandPager(cards=[(c.label, True, c.detail) for c in cards], deck=deck))
         for i, c in enumerate(menu.choices):
             if c.kind != "card":
-                words = shorten(name_seats(c.detail, view.players), CHOICE_CHARS)
+                words = name_seats(c.detail, view.players)
                 box.add_widget(ChoiceButton(choice=c, index=i, words=escape(words)))
         for i, count in enumerate(menu.counts):
             box.add_widget(CountRow(count=count, index=i, low=count.values[0], high=count.values[-1],
                                     value=count.values[0]))
         if menu.note:
             box.add_widget(Para(text=escape(menu.note), color=theme.TEXT_DIM))
+        self.ids.choices_scroll.scroll_y = 1
 
     def _question(self, view: ViewModel) -> None:
         """The card the camera cannot name: its crop beside one button per likely card."""

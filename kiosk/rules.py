@@ -65,8 +65,8 @@ class RulesScreen(Screen):
         if text is None:
             title = CATALOG[self.game].title if self.game in CATALOG else self.game
             box.add_widget(Para(text=f"[b]{escape(title)}[/b]", font_size=sp(theme.TITLE)))
-            box.add_widget(Para(text="There is no rules page for this game yet "
-                                     f"(docs/games/{escape(self.game)}.md).", color=theme.TEXT_DIM))
+            box.add_widget(Para(text="There is no rules page for this game yet.",
+                                color=theme.TEXT_DIM))
         else:
             for block in rule_blocks(text):
                 box.add_widget(block_widget(block))

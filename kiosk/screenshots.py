@@ -1,13 +1,16 @@
 """Screenshots of every kiosk screen, for the README and docs/kiosk.md.
 
-    python -m kiosk.screenshots OUTDIR [--size 800x480] [--source SOURCE]
+    python -m kiosk.screenshots [OUTDIR] [--update] [--size 800x480] [--source SOURCE]
 
-(`make screenshots` runs it under a virtual display into docs/screenshots/.) It builds
-the app with a temporary store and settings, plays real games through real sessions to
-get there (nothing on a screenshot is mocked up), drives each screen to a typical state
-and writes one PNG per screen: home, setup, play (mid-Yokir trick, after a verdict),
-play-illegal (a revoke the referee caught, waiting for confirm or undo), history, rules
-and settings (calibration by tapping the table's corners).
+Without `--update` the PNGs go to OUTDIR (default build/screenshots, which git ignores),
+so a run changes no tracked file; `--update` writes them into docs/screenshots/ (`make
+screenshots` and `make screenshots UPDATE=1` under a virtual display). It builds the app
+with a temporary store and settings, plays real games through real sessions to get there
+(nothing on a screenshot is mocked up), drives each screen to a typical state and writes
+one PNG per screen, for 3 players (Yokir) and for 14 (Medieval Mastery): home, setup,
+play (mid-trick, after a verdict), play-illegal (a revoke the referee caught, waiting for
+confirm or undo), history, rules and settings (calibration by tapping the table's
+corners). Labels whose text does not fit its box are listed on stderr (kiosk.fit).
 """
 
 from __future__ import annotations
@@ -23,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 NAMES = ("Ann", "Bea", "Cleo", "Dev")
-SCREENS = ("home", "setup", "play", "play-illegal", "history", "rules", "settings")
+#: Fourteen names, for the largest table (Medieval Mastery).
+NAMES_14 = ("Ann", "Bea", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jules", "Kai",
+            "Lena", "Milo", "Nora")
+SCREENS = ("home", "setup", "setup-14", "play", "play-14", "play-illegal", "history", "rules",
+           "settings")
+DEFAULT_OUT = Path("build") / "screenshots"
+DOCS_OUT = Path("docs") / "screenshots"
 
 
 def pump(frames: int = 4) -> None:
@@ -67,7 +76,8 @@ def history_games(store: Any) -> None:
 
     rng = random.Random(11)
     for game, names, options in (("ahyoheek", NAMES[:3], {}), ("yokir", NAMES[:3], {"target": 2}),
-                                 ("ahyoheek", NAMES, {}), ("yonac", NAMES, {})):
+                                 ("ahyoheek", NAMES, {}), ("yonac", NAMES, {}),
+                                 ("medieval-mastery", NAMES_14, {"rounds": 1})):
         session = Session.start(store, game, list(names), **options)
         while not session.view().over:
             session.step_bot(rng)
@@ -98,6 +108,36 @@ def mid_yokir_trick(app: Any) -> None:
         pump(2)
 
 
+def mid_medieval_trick(app: Any, names: tuple[str, ...] = NAMES_14) -> None:
+    """Medieval Mastery for 14 on screen: dealt, and played into the first trick."""
+    app.game_name = "medieval-mastery"
+    app.start_game(list(names), {"rounds": 1})
+    pump()
+    guard = 0
+    while guard < 60 and not (app.view.trick and len(app.view.trick) >= 5):
+        guard += 1
+        menu = app.menu
+        if menu.chance:
+            app.deal()
+        else:
+            cards = [c for c in menu.choices if c.kind == "card"]
+            if cards:
+                app.play_card(cards[0].label)
+            elif menu.choices:
+                app.choose(len(menu.choices) - 1)
+            else:
+                break
+        pump(2)
+
+
+def settle(app: Any) -> None:
+    """Let a screen change finish (the screens' on_leave runs at its end)."""
+    guard = 0
+    while app.root.transition.is_active and guard < 200:
+        guard += 1
+        pump(1)
+
+
 def a_revoke(app: Any) -> bool:
     """The camera reports a card the seat to act may not play (it must follow suit): the
     referee rejects it and waits for confirm or undo. True if one was found."""
@@ -115,26 +155,51 @@ def a_revoke(app: Any) -> bool:
     return True
 
 
-def capture_all(app: Any, outdir: Path) -> list[Path]:
-    """Drive `app` (built and started) through every screen and write the PNGs."""
+def capture_all(app: Any, outdir: Path,
+                after: Callable[[Path], None] | None = None) -> list[Path]:
+    """Drive `app` (built and started) through every screen and write the PNGs;
+    `after(path)` runs with each screen still drawn (the fit check)."""
     outdir = Path(outdir)
-    written = []
+    written: list[Path] = []
+
+    def shot(name: str) -> Path:
+        path = save_window(outdir / f"{name}.png")
+        if after is not None:
+            after(path)
+        return path
+
     history_games(app.store)
     app.refresh_players()
     app.go_home()
-    written.append(save_window(outdir / "home.png"))
+    written.append(shot("home"))
 
     app.choose_game("yonac")
     setup = app.screen("setup")
     setup.change_players(1)
     setup.set_option("jokers", True)
-    written.append(save_window(outdir / "setup.png"))
+    written.append(shot("setup"))
+
+    app.choose_game("medieval-mastery")
+    setup = app.screen("setup")
+    setup.change_players(14)
+    for seat, name in enumerate(NAMES_14):
+        setup.set_name(seat, name)
+    written.append(shot("setup-14"))
 
     mid_yokir_trick(app)
     if app.camera_source != "none":
         wait_for(lambda: app.shot is not None and len(app.shot.annotations) > 0, 20.0)
-    written.append(save_window(outdir / "play.png"))
+    written.append(shot("play"))
+    yokir = app.session
 
+    mid_medieval_trick(app)
+    if app.camera_source != "none":
+        wait_for(lambda: app.shot is not None, 20.0)
+    written.append(shot("play-14"))
+
+    app.end_game()
+    app.resume_game(yokir.game_id)
+    pump()
     tries = 0
     while not a_revoke(app) and tries < 10:
         tries += 1
@@ -144,15 +209,15 @@ def capture_all(app: Any, outdir: Path) -> list[Path]:
         elif menu.choices:
             app.act(menu.choices[0].action)
         pump(2)
-    written.append(save_window(outdir / "play-illegal.png"))
+    written.append(shot("play-illegal"))
     app.undo()
     pump(2)
 
     app.open_history()
-    written.append(save_window(outdir / "history.png"))
+    written.append(shot("history"))
 
     app.open_rules("yokir")
-    written.append(save_window(outdir / "rules.png"))
+    written.append(shot("rules"))
 
     app.open_settings()
     settings = app.screen("settings")
@@ -161,9 +226,10 @@ def capture_all(app: Any, outdir: Path) -> list[Path]:
         wait_for(lambda: app.shot is not None, 10.0)
     for x, y in ((0.08, 0.1), (0.93, 0.08), (0.95, 0.9), (0.06, 0.92)):
         app.add_corner(x, y)
-    written.append(save_window(outdir / "settings.png"))
+    written.append(shot("settings"))
     settings.show_tab("camera")
     app.go_home()
+    settle(app)
     return written
 
 
@@ -175,11 +241,17 @@ def _size(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kiosk.screenshots",
                                      description="Screenshots of every kiosk screen.")
-    parser.add_argument("outdir", type=Path, help="where the PNGs go (docs/screenshots)")
+    parser.add_argument("outdir", type=Path, nargs="?", default=None,
+                        help=f"where the PNGs go (default {DEFAULT_OUT}; {DOCS_OUT} with --update)")
+    parser.add_argument("--update", action="store_true",
+                        help=f"write them into {DOCS_OUT}, the pictures the docs show")
     parser.add_argument("--size", type=_size, default=(800, 480), metavar="WxH")
     parser.add_argument("--source", default="synthetic",
                         help="camera source for the play and settings screens (default synthetic)")
     args = parser.parse_args(argv)
+    if args.update and args.outdir is not None:
+        parser.error("give an OUTDIR or --update, not both")
+    outdir = DOCS_OUT if args.update else (args.outdir or DEFAULT_OUT)
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         print("kiosk.screenshots: no display; run it under xvfb-run (make screenshots does)",
               file=sys.stderr)
@@ -192,23 +264,34 @@ def main(argv: list[str] | None = None) -> int:
 
         configure(args.size)
         from kivy.base import EventLoop
+        from kivy.core.window import Window
 
         from companion.storage import Store
         from kiosk.app import CompanionApp
+        from kiosk.fit import overflows
 
         store = Store(Path(tmp) / "companion.db")
         app = CompanionApp(store, source=args.source, panel="keyboard", seed=5,
                            prefs_path=Path(tmp) / "data" / "kiosk.json")
         app._run_prepare()
         EventLoop.start()
+        cut = 0
         try:
             pump()
-            for path in capture_all(app, args.outdir):
+
+            def check(path: Path) -> None:
+                nonlocal cut
+                for problem in overflows(Window):
+                    cut += 1
+                    print(f"{path.name}: text cut: {problem}", file=sys.stderr)
+
+            for path in capture_all(app, outdir, check):
                 print(path)
         finally:
             app.stop()
-            pump(2)
             store.close()
+    if cut:
+        print(f"kiosk.screenshots: {cut} labels do not fit their boxes", file=sys.stderr)
     return 0
 
 

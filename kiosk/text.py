@@ -49,10 +49,53 @@ def shorten(text: str, limit: int) -> str:
     return cut.rstrip(",;:") + "\u2026"
 
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00A7(])")
+#: Sentences of the engine's "what next" that the buttons already show.
+_SHOWN_BY_BUTTONS = re.compile(r"^(Legal|Legal plays|Playable|May play)\b", re.IGNORECASE)
+
+
+def brief(text: str, limit: int = 110) -> str:
+    """The engine's "what next" for the line under the turn: whole sentences only (never
+    cut mid-sentence), as many as fit in `limit` characters, leaving out the list of
+    legal cards the buttons below already show. The first sentence is kept whatever its
+    length (the label wraps it)."""
+    sentences = [s for s in _SENTENCE.split(" ".join(text.split())) if s]
+    kept: list[str] = []
+    for sentence in sentences:
+        if kept and _SHOWN_BY_BUTTONS.match(sentence):
+            continue
+        if kept and len(" ".join([*kept, sentence])) > limit:
+            break
+        kept.append(sentence)
+    return " ".join(kept)
+
+
 # -- the rules pages (docs/games/*.md) ----------------------------------------------------
 
 # Sections for developers, not players: the rules screen leaves them out.
-SKIPPED_SECTIONS = frozenset({"events"})
+SKIPPED_SECTIONS = frozenset({"events", "command line", "speed", "the bot",
+                              "checked against a brute-force reference",
+                              "the best tableau, and how fast"})
+
+# A file of the project, written as code or bare: rules/yokir.txt, `docs/cards.md`, DESIGN.md.
+_PATH = r"`?(?:[\w.*-]+/)*[\w.*-]+\.(?:md|txt|py|json)`?|`(?:[\w.-]+/)+[\w.*-]*`"
+_PATH_ASIDE = re.compile(rf"\s*\((?:see |in |from )?(?:{_PATH})(?:(?:,| and| or) (?:{_PATH}))*\)")
+_PATH_WORD = re.compile(_PATH)
+#: What a player calls the files the pages point to.
+_FILE_WORDS = (("RULINGS", "the rulings"), ("rules/", "the original rules"),
+               ("cards.md", "the card list"), ("events", "the game's record"))
+
+
+def _file_word(m: re.Match[str]) -> str:
+    path = m.group().strip("`")
+    return next((word for key, word in _FILE_WORDS if key in path), "the companion's notes")
+
+
+def for_players(line: str) -> str:
+    """A line of a rules page without the project's file paths: an aside that only names
+    a file goes, and a file named in a sentence becomes words ("the rulings")."""
+    line = _PATH_ASIDE.sub("", line)
+    return _PATH_WORD.sub(_file_word, line)
 
 
 @dataclass(frozen=True)
@@ -106,12 +149,13 @@ class _Reader:
 
 
 def rule_blocks(markdown: str) -> list[Block]:
-    """A docs/games page as blocks for the rules screen. Tables become one block per row
-    ("Card: Ace of Spades AS. What it does: ..."), which reads on a narrow screen."""
+    """A docs/games page as blocks for the rules screen, for players: no sections for
+    developers, no file paths. Tables become one block per row ("Card: Ace of Spades
+    AS. What it does: ..."), which reads on a narrow screen."""
     r = _Reader()
     in_code = False
     for raw in markdown.splitlines():
-        line = raw.rstrip()
+        line = raw.rstrip() if in_code else for_players(raw.rstrip())
         heading = re.match(r"^(#{1,6})\s+(.*)$", line)
         if heading and not in_code:
             level = len(heading.group(1))

@@ -6,7 +6,8 @@ a shape (drawn with a glyph of the DejaVu Sans font that Kivy ships) and a word,
 seats always show their number and name next to their colour.
 
 Type is large because the screen is read from across a table: nothing a player needs is
-smaller than `BODY` (20 px on the 800x480 display, where 1 sp = 1 px).
+smaller than `BODY` (20 px on the 800x480 display, where 1 sp = 1 px); no size here
+is under it.
 
 Plain Python (no Kivy import), so kv files read it with ``#:import theme kiosk.theme``
 and tests can check it without a display.
@@ -47,6 +48,7 @@ BUTTON_DOWN = rgba("#4D5E70")
 BUTTON_DISABLED = rgba("#23282F")
 TEXT = rgba("#F4F4F4")
 TEXT_DIM = rgba("#B8C0C8")
+TEXT_DIM_HEX = "B8C0C8"  # the same, for Kivy markup ([color=...])
 TEXT_DISABLED = rgba("#6C757F")
 DARK_TEXT = rgba("#101010")  # on yellow, orange and sky
 
@@ -56,7 +58,7 @@ HEADING = 26
 TURN = 30
 BUTTON_TEXT = 22
 BODY = 20
-SMALL = 17  # secondary details only (help text under an option, a card's full name)
+SMALL = 20  # secondary details (help text under an option): as large as body text now
 ICON = 26
 
 # Touch targets (dp): the official 7" display is 800x480 at about 130 dpi, so 56 dp is

@@ -13,6 +13,7 @@ from typing import Any
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
 from kivy.graphics.texture import Texture
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -28,6 +29,7 @@ from kivy.uix.widget import Widget
 
 from kiosk import theme
 from kiosk.camera import Shot
+from kiosk.cardart import card_texture
 
 
 class Text(Label):
@@ -73,20 +75,114 @@ class SeatChip(BoxLayout):
     out = BooleanProperty(False)
 
 
-class CardChip(BoxLayout):
-    """A card on the table: its code, who played it, and a star when it wins."""
+class CardFace:
+    """Mixin: a card's picture (from the project's own art, kiosk.cardart) for its
+    `code` in `deck`; `face` is None when the deck has no art (the code shows alone)."""
+
+    def _draw_face(self, *_: Any) -> None:
+        self.face = card_texture(self.deck, self.code)
+
+
+class CardChip(BoxLayout, CardFace):
+    """A card on the table (trick, field): its picture, its code, who played it, and a
+    star when it wins."""
 
     code = StringProperty("")
+    deck = StringProperty("")
     owner = StringProperty("")
-    seat = NumericProperty(0)
+    seat = NumericProperty(-1)
     winner = BooleanProperty(False)
+    face = ObjectProperty(None, allownone=True)  # the picture's texture
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(code=self._draw_face, deck=self._draw_face)
+        self._draw_face()
 
 
-class CardButton(Tap):
-    """A card the seat to act may play: the code large, its name small."""
+class CardButton(Tap, CardFace):
+    """A card the seat to act may play: its picture and its code (the name is on the
+    picture and in `detail`)."""
 
     code = StringProperty("")
     detail = StringProperty("")
+    deck = StringProperty("")
+    face = ObjectProperty(None, allownone=True)  # the picture's texture
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(code=self._draw_face, deck=self._draw_face)
+        self._draw_face()
+
+
+class HandCard(BoxLayout, CardFace):
+    """A card of the hand that cannot be played now (shown, not pressed)."""
+
+    code = StringProperty("")
+    deck = StringProperty("")
+    face = ObjectProperty(None, allownone=True)  # the picture's texture
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(code=self._draw_face, deck=self._draw_face)
+        self._draw_face()
+
+
+#: A card in the hand and in the trick, in dp: the picture 64 x 89 (a 63 x 88 mm card)
+#: over its code.
+CARD_WIDTH = 64
+CARD_HEIGHT = 118
+
+
+class HandPager(BoxLayout):
+    """A hand of cards, as many as fit side by side, in pages: "◀ Cards 1-7 of 12 ▶"
+    under the row says there are more and turns the page. `cards` holds (code, playable,
+    detail) triples; playable cards are CardButtons, the others HandCards."""
+
+    cards = ListProperty()
+    deck = StringProperty("")
+    title = StringProperty("")
+    page = NumericProperty(0)
+    pages = NumericProperty(1)
+    span = StringProperty("")  # "Cards 1-7 of 12"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(cards=self._reset, width=self._build, page=self._build, deck=self._build)
+        self._shown: tuple[Any, ...] = ()
+
+    def per_page(self) -> int:
+        gap = dp(theme.GAP)
+        return max(1, int((self.width + gap) // (dp(CARD_WIDTH) + gap)))
+
+    def _reset(self, *_: Any) -> None:
+        self.page = 0
+        self._build()
+
+    def turn(self, delta: int) -> None:
+        """Show the next (1) or the previous (-1) page."""
+        self.page = max(0, min(self.pages - 1, self.page + delta))
+
+    def _build(self, *_: Any) -> None:
+        per = self.per_page()
+        n = len(self.cards)
+        self.pages = max(1, -(-n // per))
+        if self.page >= self.pages:
+            self.page = self.pages - 1
+            return
+        first = self.page * per
+        shown = self.cards[first:first + per]
+        self.span = f"Cards {first + 1}\u2013{first + len(shown)} of {n}" if self.pages > 1 else ""
+        key = (tuple(tuple(c) for c in shown), self.deck)
+        if key == self._shown:
+            return
+        self._shown = key
+        row = self.ids.row
+        row.clear_widgets()
+        for code, playable, detail in shown:
+            cls = CardButton if playable else HandCard
+            extra = {"detail": detail} if playable else {}
+            row.add_widget(cls(code=code, deck=self.deck, **extra))
 
 
 class CameraView(Widget):
