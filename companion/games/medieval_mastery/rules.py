@@ -736,23 +736,43 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
     jp_suits = _bits_of(suit(c) for c in cards if c[0] in reach and c[0] in "JP")
     other_suits = _bits_of(suit(c) for c in cards if c[0] in reach and c[0] not in "KQJP")
 
+    free_cands: dict[tuple[int, int, int], dict[str, list[tuple[int, str]]]] = {}
+
     def commune_plan(covered: int, senior_suits: int, royal: int,
                      partners: frozenset[str]) -> tuple[Any, ...]:
         """The A-communes of the cards no marriage (`partners`) takes, given the families'
         suits (bit masks): (gain, letters per commune, candidates, the cards they take as a
         set and as a bit mask of `cards`). Remembered, by the suits that change what a card
-        gains in a commune."""
-        key = (covered & other_suits, senior_suits & jp_suits, royal & (other_suits | jp_suits),
-               partners)
-        if key not in plans:
-            cands: dict[str, list[tuple[int, str]]] = {}
+        gains in a commune and by the partners that could change it: a commune takes at
+        most `leaders` cards of a letter, best first, so only the partners met before that
+        many other cards of their letter count."""
+        suits_key = (covered & other_suits, senior_suits & jp_suits, royal & (other_suits | jp_suits))
+        free = free_cands.get(suits_key)
+        if free is None:
+            free = {}
             for c, b, v, family_letter in reach_cards:  # in the order ties go by
-                if c not in partners:
-                    member = family_letter and b & (senior_suits if c[0] in "JP" else covered)
-                    fam = v * (ROYAL_POINTS_FACTOR if b & royal else 1) if member else 0
-                    cands.setdefault(c[0], []).append((v - fam, c))
-            for lst in cands.values():
-                lst.sort(key=lambda gc: -gc[0])
+                member = family_letter and b & (senior_suits if c[0] in "JP" else covered)
+                fam = v * (ROYAL_POINTS_FACTOR if b & royal else 1) if member else 0
+                free.setdefault(c[0], []).append((v - fam, c))
+            for lst in free.values():
+                lst.sort(key=lambda gc: -gc[0])  # stable: ties stay in the order they go by
+            free_cands[suits_key] = free
+        if partners:
+            met = []
+            for lst in free.values():
+                others = 0
+                for _, c in lst:
+                    if c in partners:
+                        met.append(c)
+                    else:
+                        others += 1
+                        if others == leaders:
+                            break
+            partners = frozenset(met)
+        key = (suits_key, partners)
+        if key not in plans:
+            cands = free if not partners else {
+                letter: [gc for gc in lst if gc[1] not in partners] for letter, lst in free.items()}
             gain, counts = _commune_plan(cands, leaders)
             taken = frozenset(cands[letter][i][1] for letter, k in
                               zip(COMMUNE_LETTERS, counts, strict=False) for i in range(k))
