@@ -364,3 +364,56 @@ def test_best_arrangement_may_leave_a_king_unmarried_to_carry_a_long_commune():
     report = check_arrangement(groups, hand=[*chain, "QC"])
     assert report.legal and report.points == sum(value(c) for c in chain) == 213
     assert groups == [chain]  # marrying the King to the Queen of Cups would score 153 + 49
+
+
+# A position the adversarial benchmark found slow (benchmarks/results/search.json): many
+# Kings, Queens, Jacks and Princesses to marry, two Apothecaries, a Xenocrat in hand.
+SLOW = {"before": ["PP", "DC", "JW", "KT", "AT", "HT", "AW", "KC", "BW", "QW", "JT", "QP", "IT",
+                   "GW", "PC", "EW", "LT", "GC", "ES", "CP"],
+        "trick": ["CT", "FS", "JP", "MP", "FC", "HP", "HC"],
+        "hand": ["QS", "DS", "IC", "JS", "JC", "XS", "PT", "BT", "PW"]}
+
+
+def _points(groups):
+    return sum(check_group(g).points for g in groups)
+
+
+def test_a_search_with_steps_enough_is_the_full_search():
+    from companion.games.medieval_mastery.rules import best_arrangement_within
+
+    rng = random.Random(5)
+    for _ in range(30):
+        cards = rng.sample(ALL_CARDS, 20)
+        before, trick, hand = cards[:8], cards[8:13], cards[13:]
+        found = best_arrangement_within(before, trick, hand, steps=10**9)
+        assert found.exact and found.groups == best_arrangement(before, trick, hand)
+
+
+def test_a_cut_search_gives_a_legal_tableau_no_better_than_the_best_and_says_so():
+    from companion.games.medieval_mastery.rules import best_arrangement_within
+
+    best = best_arrangement(**SLOW)
+    full = best_arrangement_within(**SLOW, steps=10**9)
+    for steps in (1, 50, 400, full.steps):
+        cut = best_arrangement_within(**SLOW, steps=steps)
+        assert check_arrangement(cut.groups, SLOW["before"], SLOW["trick"], SLOW["hand"]).legal
+        assert 0 < _points(cut.groups) <= _points(best)
+        assert cut.exact == (steps >= full.steps)
+        assert cut == best_arrangement_within(**SLOW, steps=steps)  # deterministic
+    assert cut.groups == best
+    with pytest.raises(ValueError, match="at least 1 step"):
+        best_arrangement_within(**SLOW, steps=0)
+
+
+def test_a_cut_search_on_random_crowded_tables_is_always_a_legal_tableau():
+    from companion.games.medieval_mastery.rules import best_arrangement_within
+
+    rng = random.Random(11)
+    royal = [c for c in ALL_CARDS if c[0] in "KQJPAX"]
+    for _ in range(40):
+        cards = rng.sample(royal, 14) + rng.sample(ALL_CARDS, 16)
+        cards = list(dict.fromkeys(cards))
+        before, trick, hand = cards[:12], cards[12:19], cards[19:28]
+        for steps in (1, 20, 150):
+            cut = best_arrangement_within(before, trick, hand, steps=steps)
+            assert check_arrangement(cut.groups, before, trick, hand).legal, (before, trick, hand, steps)

@@ -605,12 +605,65 @@ def _one_commune(candidates: dict[str, list[tuple[int, str]]]) -> tuple[int, lis
     return best, [1] * length + [0] * (letters - length)
 
 
+@dataclass
+class _Budget:
+    """The steps a search may still take (a step: one choice of marriages weighed; a commune
+    plan worked out costs `PLAN_STEPS`); `cut` once it stopped for want of steps."""
+
+    left: int
+    used: int = 0
+    cut: bool = False
+
+    def spend(self, steps: int = 1) -> bool:
+        """Take `steps`; False (and `cut`) when there were not enough left."""
+        self.used += steps
+        self.left -= steps
+        if self.left < 0:
+            self.cut = True
+        return not self.cut
+
+
+PLAN_STEPS = 3  # a commune plan worked out costs about three times a choice of marriages
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """A best-tableau search's answer: the groups, whether they are the best there is
+    (`exact`; False: the best found within the steps allowed) and the steps it took."""
+
+    groups: list[list[str]]
+    exact: bool
+    steps: int
+
+
 def best_arrangement(before: Sequence[str] = (), trick: Sequence[str] = (),
                      hand: Sequence[str] = ()) -> list[list[str]]:
     """The legal tableau with the most points that the trick winner can lay from the cards
     laid before, the trick and the hand (a hint; the hand may be empty when unknown).
     Every Xenocrat laid before or won in the trick leads a Religious commune; one in hand
-    does when that scores more. Ties go to keeping laid cards, then to fewer hand cards."""
+    does when that scores more. Ties go to keeping laid cards, then to fewer hand cards.
+    Up to about 100 ms on this machine in the worst positions (benchmarks/results/
+    search.json): a screen uses `best_arrangement_within`."""
+    return _best(before, trick, hand, None).groups
+
+
+def best_arrangement_within(before: Sequence[str] = (), trick: Sequence[str] = (),
+                            hand: Sequence[str] = (), *, steps: int) -> Tableau:
+    """`best_arrangement` that stops after `steps` search steps (an anytime search): the
+    best legal tableau found by then, `exact` when the search finished. Choices of
+    marriages are weighed best bound first, so a cut search has weighed the likeliest.
+    Deterministic: the same cards and steps give the same answer. `HINT_STEPS` keeps it
+    under about 10 ms on this machine (docs/games/medieval-mastery.md)."""
+    if steps < 1:
+        raise ValueError(f"a search needs at least 1 step, got {steps}")
+    return _best(before, trick, hand, _Budget(steps))
+
+
+HINT_STEPS = 400
+
+
+def _best(before: Sequence[str], trick: Sequence[str], hand: Sequence[str],
+          budget: _Budget | None) -> Tableau:
     pool = _Pool({})
     for src, cards in (("before", before), ("trick", trick), ("hand", hand)):
         for c in cards:
@@ -633,15 +686,24 @@ def best_arrangement(before: Sequence[str] = (), trick: Sequence[str] = (),
                            -sum(1 for c in pool.cards if pool.source[c] == "hand" and suit(c) in religious))
                 if ceiling <= best[0]:
                     continue
+            if budget is not None and budget.cut:
+                break
             floor = best[0][0] if best else -1  # a plan under the best so far cannot win
-            for plan in _plans(pool, [*forced, *chosen], floor):
+            for plan in _plans(pool, [*forced, *chosen], floor, budget):
                 key = (sum(check_group(g).points for g in plan),
                        -sum(1 for c in before if not any(c in g for g in plan)),
                        -sum(1 for g in plan for c in g if pool.source[c] == "hand"))
                 if best is None or key > best[0]:
                     best = (key, plan)
     assert best is not None
-    return canonical(best[1])
+    groups = best[1]
+    if budget is not None and budget.cut:
+        # a plan short of the best may leave out laid or won cards that have a home (the
+        # best never does: a card at home only adds points); they may not be rejected
+        laid = {c for g in groups for c in g}
+        groups, _ = rehome(groups, [c for c in pool.cards if c not in laid and pool.source[c] != "hand"])
+    return Tableau(canonical(groups), budget is None or not budget.cut,
+                   0 if budget is None else budget.used)
 
 
 def _ceiling(cards: Sequence[str], religious: set[str]) -> int:
@@ -664,9 +726,11 @@ def _bits_of(suits: Iterable[str]) -> int:
     return mask
 
 
-def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[list[str]]]:
+def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1,
+           budget: _Budget | None = None) -> list[list[list[str]]]:
     """The best tableaux (equal on points) with these Religious communes; none when the best
-    scores under `floor`.
+    scores under `floor`. With a `budget`, the best found when its steps run out (once a
+    tableau is found, or when `floor` comes from one found before).
 
     Every choice of marriages is scored without communes first (cheap: members count by
     suit); the A-communes can add at most `bound` to that, so only choices within reach of
@@ -773,6 +837,8 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
         if key not in plans:
             cands = free if not partners else {
                 letter: [gc for gc in lst if gc[1] not in partners] for letter, lst in free.items()}
+            if budget is not None:
+                budget.spend(PLAN_STEPS)
             gain, counts = _commune_plan(cands, leaders)
             taken = frozenset(cands[letter][i][1] for letter, k in
                               zip(COMMUNE_LETTERS, counts, strict=False) for i in range(k))
@@ -796,6 +862,8 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
     for top, si, skey, senior, part, sbits, rbits, reach_j in senior_list:
         if top < best:
             break
+        if budget is not None and budget.cut and (found or floor >= 0):
+            break
         # tighter: what the communes add when the families cover only these suits and take no
         # card from them (a card gains less when more suits are covered)
         most_s = commune_plan(sbits, sbits, rbits, frozenset())[0] if reach else 0
@@ -814,6 +882,8 @@ def _plans(pool: _Pool, xenocrats: Sequence[str], floor: int = -1) -> list[list[
                         key=lambda o: -o[0])
         for score, ji, junior, jbits in scored:
             if score + most_s < best:
+                break
+            if budget is not None and not budget.spend() and (found or floor >= 0):
                 break
             covered = _SUIT_SETS[sbits | jbits]
             if score + bound(covered, senior_suits) < best:

@@ -30,8 +30,9 @@ from companion.games.medieval_mastery import bot, words
 from companion.games.medieval_mastery.rules import (
     ALL_CARDS,
     HAND_SIZE,
+    HINT_STEPS,
     SUIT_NAMES,
-    best_arrangement,
+    best_arrangement_within,
     canonical,
     check_arrangement,
     check_group,
@@ -622,7 +623,12 @@ class MedievalMasteryState(State):
                                  "totals": list(self.totals), "last_round": self.last_round,
                                  "verdicts": list(self.verdicts)}
         if self.phase == "meld" and turn >= 0:
-            table["hint"] = best_arrangement(self.laid(turn), self.trick_cards(), self.known[turn])
+            # on the screen's thread: a search with a bounded number of steps (under about
+            # 10 ms); `hint_exact` False says a better tableau may exist, which
+            # `rules.best_arrangement` finds off that thread
+            hint = best_arrangement_within(self.laid(turn), self.trick_cards(), self.known[turn],
+                                           steps=HINT_STEPS)
+            table["hint"], table["hint_exact"] = hint.groups, hint.exact
         out["table"] = table
         return out
 
