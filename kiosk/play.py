@@ -40,7 +40,7 @@ from companion.viewmodel import QuestionView, ViewModel
 from kiosk import theme
 from kiosk.cardart import game_deck
 from kiosk.choices import Choice, Count, Menu
-from kiosk.text import brief, escape, name_seats
+from kiosk.text import brief, escape, name_seats, verdict_words
 from kiosk.widgets import CardChip, HandPager, Para, SeatChip, Tap
 
 log = logging.getLogger(__name__)
@@ -259,7 +259,7 @@ class PlayScreen(Screen):
             self.limit_text = escape(name_seats(brief(view.next), players))
         if verdict is not None:
             self.verdict_mark = theme.verdict_mark(verdict.ok, verdict.awaiting)
-            text = name_seats(verdict.text, players)
+            text = verdict_words(verdict, players)
             if not verdict.ok and verdict.rule and "rule" not in text.lower():
                 text += f" (Rule: {name_seats(verdict.rule, players)}.)"
             self.verdict_text = f"[b]{escape(self.verdict_mark.word)}:[/b] {escape(text)}"

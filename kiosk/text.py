@@ -10,7 +10,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from companion.words import render
 from kiosk import theme
 
 _SEATS = re.compile(r"\b([Ss])eats? (\d+(?:(?:, | and | or )\d+)*)\b")
@@ -18,21 +20,32 @@ _NUMBER = re.compile(r"\d+")
 
 
 def name_seats(text: str, players: Sequence[str]) -> str:
-    """Engine words name seats by number ("seat 2 wins", "seats 0 and 1"); players know
-    their names, so put them in. A number that is not a seat is left as it was."""
+    """Engine words name seats by number as people count them ("seat 1 wins" is the
+    first seat, "seats 1 and 3"; companion.words); players know their names, so put
+    them in. A number that is no seat is left as it was."""
     if not text or not players:
         return text
 
     def one(m: re.Match[str]) -> str:
         def name(n: re.Match[str]) -> str:
-            seat = int(n.group())
-            return players[seat] if seat < len(players) else n.group()
+            return players[int(n.group()) - 1]
         numbers = [int(n) for n in _NUMBER.findall(m.group(2))]
-        if any(n >= len(players) for n in numbers):
+        if any(not 1 <= n <= len(players) for n in numbers):
             return m.group()
         return _NUMBER.sub(name, m.group(2))
 
     return _SEATS.sub(one, text)
+
+
+def verdict_words(verdict: Any, players: Sequence[str]) -> str:
+    """A verdict's sentences with the players' names: from its words as data when the
+    session gives them (companion.words.render), else its text reworded."""
+    words = getattr(verdict, "words", ())
+    if words:
+        def seat_name(index: int) -> str:
+            return players[index] if 0 <= index < len(players) else f"seat {index + 1}"
+        return " ".join(render(w, seat_name) for w in words)
+    return name_seats(verdict.text, players)
 
 
 def escape(text: str) -> str:

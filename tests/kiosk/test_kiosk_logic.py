@@ -34,14 +34,27 @@ from kiosk.text import docs_dir, name_seats, rule_blocks, rules_page, shorten
 
 def test_seat_numbers_become_names():
     players = ("Ann", "Bea", "Cleo")
-    assert name_seats("Seat 2 wins, trump was led.", players) == "Cleo wins, trump was led."
-    assert name_seats("seat 0 cannot play: it is seat 1's turn", players) == \
+    # engine words count seats from 1, as people do (companion.words.seat_words)
+    assert name_seats("Seat 3 wins, trump was led.", players) == "Cleo wins, trump was led."
+    assert name_seats("seat 1 cannot play: it is seat 2's turn", players) == \
         "Ann cannot play: it is Bea's turn"
-    assert name_seats("sudden death between seats 0 and 2", players) == \
+    assert name_seats("sudden death between seats 1 and 3", players) == \
         "sudden death between Ann and Cleo"
-    assert name_seats("Trick 3 of 5; seat 7 is no seat here", players) == \
-        "Trick 3 of 5; seat 7 is no seat here"
+    assert name_seats("Trick 3 of 5; seat 7 is no seat here, nor seat 0", players) == \
+        "Trick 3 of 5; seat 7 is no seat here, nor seat 0"
     assert name_seats("", players) == ""
+
+
+def test_verdict_words_name_the_seats():
+    from companion.viewmodel import Verdict
+    from companion.words import CardRef, Seat, Words
+    from kiosk.text import verdict_words
+
+    players = ("Ann", "Bea", "Cleo")
+    said = Words.of("{Seat} plays {card}.", seat=Seat(2), card=CardRef("MT", "the Master of Thought"))
+    verdict = Verdict(ok=True, text="Seat 3 plays the Master of Thought.", seat=2, words=(said,))
+    assert verdict_words(verdict, players) == "Cleo plays the Master of Thought."
+    assert verdict_words(Verdict(ok=False, text="seat 2 cannot play MT"), players) == "Bea cannot play MT"
 
 
 def test_shorten_cuts_at_a_word():
