@@ -84,7 +84,7 @@ def test_yokir_out_of_turn_is_refused_by_the_engine_with_the_rule() -> None:
     s = _yokir_in_play()
     verdict = s.observe(obs("placed", "SA", "play-1", "play", 1))
     assert verdict is not None and not verdict.ok and verdict.awaiting
-    assert "Seat 1 cannot play the Student of Architecture" in verdict.text
+    assert "Seat 2 cannot play the Student of Architecture" in verdict.text
     assert "rule: turn order" in verdict.text
     (rejected,) = [e for e in s._store.events(s.game_id) if e.kind == "rejected"]
     assert rejected.observation["code"] == "SA"
