@@ -48,6 +48,7 @@ from vision.homography import (
     view_maps,
 )
 from vision.identify import IdentifyParams, Identity, Prior, identify, warp_card
+from vision.indices import IndexParams, find_index_cards
 from vision.mats import QUIET_MM, MatSpec
 from vision.outline import find_outlines
 from vision.templates import Templates, deck_templates
@@ -92,6 +93,10 @@ class PipelineParams:
     #: Without a mat, until the cards' scale is known (a still photo, the first frames
     #: of a stream): look for card outlines at any scale (vision.outline) as well.
     outlines: bool = True
+    #: ... and cards by their corner index alone (vision.indices: fans, cards cut by the
+    #: picture's edge or half hidden), for decks with rank and suit samples.
+    indices: bool = True
+    index: IndexParams = field(default_factory=IndexParams)
     #: With the mat and a lores copy of the frame (the Pi camera's): find the mat and the
     #: cards in the lores copy, and fetch the full frame only to identify a card.
     detect_on_lores: bool = True
@@ -451,7 +456,8 @@ class Recognizer:
         small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
         found = masks(small, self._scale * min(self.size_mm) if self._scale else None, p.detect)
         whole = find_cards(small, self.aspect, None, p.detect, found)
-        if self._scale is None and p.outlines:
+        still = self._scale is None and p.outlines
+        if still:
             whole = _with_outlines(whole, image, f, self.aspect)
         scale = card_scale(whole, self.size_mm)
         if scale is not None:
@@ -467,6 +473,9 @@ class Recognizer:
         occl_px = [((poly + 0.5) / f - 0.5).astype(np.float32) for poly in polys]
         cards = self._identify_all(image, quads, lambda q: ((q + 0.5) / f - 0.5).astype(np.float32),
                                    lambda q: q / ppm)
+        if still and p.indices and self.templates.glyphs is not None:
+            cards = _with_index_cards(cards, image, self.templates.glyphs, p.index, self.prior,
+                                      lambda q: ((q + 0.5) * f - 0.5) / ppm)
         return FrameResult(self._frame, t, None, cards, occl_px, [poly / ppm for poly in polys])
 
     # -- identities -------------------------------------------------------------
@@ -578,6 +587,29 @@ def _unscaled_h(H: np.ndarray, f: float) -> np.ndarray:
         return H
     A = np.array([[1 / f, 0.0, 0.5 / f - 0.5], [0.0, 1 / f, 0.5 / f - 0.5], [0.0, 0.0, 1.0]])
     return H @ A
+
+
+def _with_index_cards(cards: list[CardSeen], image: np.ndarray, g, params: IndexParams,
+                      prior: Prior | None, to_mm) -> list[CardSeen]:
+    """Cards found by their corner index alone join the cards found by their outline:
+    each code once, and an unnamed outline around a named index gives way to it. A card
+    the rules say is already in play needs twice the lead (as in vision.identify)."""
+    have = {c.code for c in cards if c.code}
+    found = [i for i in find_index_cards(image, g, params, [c.corners_px for c in cards if c.code])
+             if i.code not in have
+             and (prior is None or i.code in prior.likely or i.margin >= 2 * params.min_margin)]
+    if not found:
+        return cards
+
+    def holds(c: CardSeen, pt: tuple[float, float]) -> bool:
+        return cv2.pointPolygonTest(np.asarray(c.corners_px, np.float32).reshape(-1, 1, 2), pt, False) >= 0
+
+    kept = [c for c in cards if c.code or not any(holds(c, i.at) for i in found)]
+    for i in found:
+        mm = to_mm(i.corners)
+        kept.append(CardSeen(i.corners, mm, i.code, i.score, i.margin, zone_at(None, *mm.mean(axis=0)),
+                             False, i.candidates))
+    return kept
 
 
 def _with_outlines(whole: list[CardQuad], image: np.ndarray, f: float, aspect: float) -> list[CardQuad]:
