@@ -557,32 +557,35 @@ def _commune_plan(candidates: dict[str, list[tuple[int, str]]], leaders: int) ->
         return 0, []
     if leaders == 1:
         return _one_commune(candidates)
-    # best[k]: (gain, plan) of the letters so far with k communes reaching the last letter;
-    # a plan is kept as (plan of the letters before, k) and unrolled at the end
-    best: list[tuple[int, Any]] = []
+    # gains[k]: the best gain of the letters so far with k communes reaching the last one;
+    # back[n][k]: which k of the letter before that came from (unrolled at the end)
+    gains: list[int] = []
+    back: list[list[int]] = []
     for n, letter in enumerate(COMMUNE_LETTERS):
         cands = candidates.get(letter, ())
-        limit = min(len(cands), leaders, len(best) - 1 if n else leaders)
+        limit = min(len(cands), leaders, len(gains) - 1 if n else leaders)
         top = [0] * (limit + 1)
         for k in range(limit):
             top[k + 1] = top[k] + cands[k][0]
         if not n:
-            best = [(top[k], (None, k)) for k in range(limit + 1)]
+            gains = top
         else:
             # the best earlier plan with at least k communes (the fewest on a tie), for each k
-            ahead = best[-1]
-            new = [ahead] * len(best)
-            for j in range(len(best) - 2, -1, -1):
-                if best[j][0] >= ahead[0]:
-                    ahead = best[j]
-                new[j] = ahead
-            best = [(new[k][0] + top[k], (new[k][1], k)) for k in range(limit + 1)]
+            ahead = len(gains) - 1
+            pick = [ahead] * len(gains)
+            for j in range(len(gains) - 2, -1, -1):
+                if gains[j] >= gains[ahead]:
+                    ahead = j
+                pick[j] = ahead
+            back.append(pick[:limit + 1])
+            gains = [gains[pick[k]] + top[k] for k in range(limit + 1)]
         if limit == 0:
             break
-    gain, node = max(best, key=lambda o: o[0])
-    plan: list[int] = []
-    while node is not None:
-        node, k = node
+    gain = max(gains)
+    k = gains.index(gain)  # the first best: the fewest communes
+    plan = [k]
+    for pick in reversed(back):
+        k = pick[k]
         plan.append(k)
     plan.reverse()
     return gain, plan
