@@ -1,16 +1,17 @@
 """Worst cases of the searches the screen waits for, found by an adversarial search.
 
 The budget (DESIGN.md, issue 18): any search the screen waits for takes under 15 ms on this
-machine in the worst position reachable in play. Three searches:
-  * piktas_score: the best arrangement of a player's pool (`piktas_scoring.solve`), a hand
-    of up to 6 cards with a field of up to 6 positions;
-  * piktas_hint: every move on a player's turn with the score it leaves
-    (`piktas.hints`), voids in the hand and covered field cards included;
-  * mm_tableau: the best tableau of Medieval Mastery (`rules.best_arrangement`) from the
-    cards laid before, a trick (up to 14 cards) and a hand (up to 9). It does not meet the
+machine in the worst position reachable in play. Four searches (in `companion.games`):
+  * piktas_score: the best arrangement of a player's pool (`piktas.rules.solve`), a hand of
+    up to 6 cards with a field of up to 6 positions;
+  * piktas_hint: every move on a player's turn with the score it leaves (`piktas.hints`),
+    voids in the hand and covered field cards included;
+  * mm_tableau: the best tableau of Medieval Mastery (`medieval_mastery.best_arrangement`)
+    from the cards laid before, a trick (up to 14 cards) and a hand (up to 9). It does not meet the
     budget in every position, so the screen never waits for it (it runs off the UI thread);
   * mm_hint: the anytime search with the steps the view's hint allows
-    (`rules.best_arrangement_within(..., steps=HINT_STEPS)`), the one the screen waits for.
+    (`medieval_mastery.best_arrangement_within(..., steps=HINT_STEPS)`), the one the screen
+    waits for.
 
 For each, a seeded hill climb over reachable positions maximises the search's time: from
 hand-made hard positions and dense random ones (few suits, few values, many trumps; for
