@@ -1,26 +1,25 @@
-"""The kiosk app: the screens, the session in play, the camera and the panel.
+"""The kiosk app: a thin bridge from Kivy's properties to the table (`runtime.table`).
 
 `CompanionApp` is the only object the screens talk to: kv rules bind to its properties
 (`view`, the session's latest `ViewModel`; `menu`, what a touch may do now; the camera's
-`shot` and status) and call its verbs (`choose_game`, `start_game`, `play_card`, `bid`,
-`pick`, `deal`, `undo`, `confirm`, `open_history`, ...). The verbs hand everything to the
-session and its engine; no screen decides what is legal, who won or what anyone scores.
+`shot` and status; the settings' corners, teaching and pin test) and call its verbs
+(`choose_game`, `start_game`, `play_card`, `bid`, `pick`, `deal`, `undo`, `confirm`,
+`open_history`, ...). Each verb is one call to the table; a refusal becomes `message`.
+No rules, no camera work, no files and no threads here: the table owns the session,
+the camera (recognition in its own process), the panel, the settings, calibration and
+deck teaching. This module only navigates between the screens and copies the table's
+state into Kivy properties (`_sync`) after each verb and each time the table wakes it.
 
-Threads: the session calls its subscribers on whichever thread made the change, the
-camera reads on its own thread and gpiozero calls buttons back on its threads. All of
-them only hand over (the latest view model, the latest frame, queued observations and
-presses) and fire a Kivy Clock trigger; the UI thread does the rest. Nothing on the UI
-thread waits for the camera.
+Threads: the table's other threads (the session's subscribers, the camera's reader, the
+learning thread) only call `wake`, a Kivy Clock trigger; the UI thread then runs
+`table.pump()` and `_sync()`. Nothing on the UI thread waits for the camera.
 
-Kivy must be configured before this module is imported (see `kiosk.configure`).
+Kivy must be configured before this module is imported (see `kiosk.boot.configure`).
 """
 
 from __future__ import annotations
 
 import logging
-import random
-import threading
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,16 +38,14 @@ from kivy.properties import (
 from kivy.uix.behaviors import FocusBehavior
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import table
 from companion.catalog import CATALOG, game_info, game_names
 from companion.errors import CompanionError
-from companion.menus import Menu, dealer_choices, menu_for, with_dealer
-from companion.session import Session
-from companion.storage import GameRecord, PlayerRating, Store
+from companion.menus import Menu
+from companion.storage import Store
 from companion.viewmodel import Verdict, ViewModel
-from kiosk import prefs as prefs_mod
 from kiosk import theme
-from kiosk.camera import NO_CAMERA, OFF, STARTING, CameraFeed, FeedConfig
+from runtime.feed import OFF, FeedConfig
+from runtime.table import Table
 
 if TYPE_CHECKING:
     from companion.games import Action
@@ -57,10 +54,14 @@ log = logging.getLogger(__name__)
 
 KIOSK_DIR = Path(__file__).resolve().parent
 SCREENS = ("home", "setup", "play", "history", "rules", "settings")
-#: Seconds without a new frame after which a running camera counts as lost.
-FRAME_TIMEOUT_S = 3.0
 PANEL_POLL_HZ = 30
 _KEY_NAMES = {code: name for name, code in Keyboard.keycodes.items()}
+#: The table's attributes that the app's own properties may also set (see `_to_table`).
+TWO_WAY = ("game_name", "message", "shot", "camera_status", "camera_detail", "camera_source", "corners")
+#: The table's attributes the screens read, copied into the app's Kivy properties.
+SYNCED = ("game_name", "message", "teach_sheet", "shot", "camera_status", "camera_detail",
+          "camera_source", "corners", "teach", "pin_test", "pin_presses", "lit_part", "has_game",
+          "menu", "view")
 
 
 def load_kv() -> None:
@@ -77,7 +78,8 @@ class CompanionApp(App):
     """The touchscreen. `store` holds the games; `source` is the camera source (None:
     the one in the kiosk settings, "synthetic" by default; "none": no camera).
     `panel`: "auto" (a gpiozero panel when a pin map is configured, else the keyboard
-    panel), "keyboard", "none", or a `hardware.panel.Panel` to use."""
+    panel), "keyboard", "none", or a `hardware.panel.Panel` to use. `vision_process`:
+    recognition in a process of its own (the default) or on a thread."""
 
     title = "Table Companion"
 
@@ -86,7 +88,7 @@ class CompanionApp(App):
     game_name = StringProperty("")  # the game being set up or played
     message = StringProperty("")  # a refusal or a problem, shown on the current screen
     teach_sheet = StringProperty("")  # the contact sheet of the deck just taught (a PNG path)
-    shot = ObjectProperty(None, allownone=True, rebind=True)  # the latest camera frame (kiosk.camera.Shot)
+    shot = ObjectProperty(None, allownone=True, rebind=True)  # the latest camera frame (runtime.feed.Shot)
     camera_status = StringProperty(OFF)
     camera_detail = StringProperty("")
     camera_source = StringProperty("")
@@ -101,34 +103,94 @@ class CompanionApp(App):
     # while teaching a deck: {"deck", "name", "codes", "index", "folder", "saved", "learning"}
     teach = DictProperty()
     has_game = BooleanProperty(False)
+    calibration = DictProperty()  # the camera calibration in progress (runtime.calibrate), {} when none
 
     def __init__(self, store: Store, *, source: str | None = None, prefs_path: Path | None = None,
                  panel: Any = "auto", pins: str | None = None, seed: int | None = None,
-                 **kwargs: Any) -> None:
+                 vision_process: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.store = store
-        self.prefs_path = prefs_path or prefs_mod.default_dir(store.path) / prefs_mod.FILE_NAME
-        self.prefs = prefs_mod.load(self.prefs_path)
-        if pins:
-            self.prefs = prefs_mod.Prefs(self.prefs.camera, self.prefs.corners, pins, self.prefs.extra)
-        self.camera_source = source or self.prefs.camera
-        self.corners = [list(p) for p in self.prefs.corners]
-        self.session: Session | None = None
-        self.rng = random.Random(seed)
-        self.first_dealer: int | None = None
-        self.feed: CameraFeed | None = None
-        self.panel: Any = None
-        self.controller: Any = None
-        self._panel_choice = panel
-        self._pending_view: ViewModel | None = None
-        self._unsubscribe: Callable[[], None] | None = None
-        self._last_frame_at = 0.0
-        self._last_frame_count = 0
-        self._view_trigger = Clock.create_trigger(self._apply_view, 0)
-        self._camera_trigger = Clock.create_trigger(self._apply_camera, 0)
-        self._led_event: Any = None
+        self._wake = Clock.create_trigger(self._woken, 0)
+        self.table = Table(store, source=source, prefs_path=prefs_path, panel=panel, pins=pins,
+                           seed=seed, wake=self._wake, vision_process=vision_process,
+                           clock=Clock.get_boottime)
+        self.table.make_feed = lambda config: self._make_feed(config)
+        self.table.on_menu = self.go_home
+        for name in TWO_WAY:
+            self.fbind(name, lambda _app, value, name=name: self._to_table(name, value))
         self._previous = ""
         self._current = "home"
+        self._sync()
+
+    # -- the table, as the screens and tests name its parts ----------------------------
+    store = property(lambda self: self.table.store, lambda self, v: setattr(self.table, "store", v))
+    prefs = property(lambda self: self.table.prefs, lambda self, v: setattr(self.table, "prefs", v))
+    prefs_path = property(lambda self: self.table.prefs_path)
+    session = property(lambda self: self.table.session)
+    feed = property(lambda self: self.table.feed)
+    panel = property(lambda self: self.table.panel)
+    controller = property(lambda self: self.table.controller)
+    first_dealer = property(lambda self: self.table.first_dealer)
+
+    @property
+    def _camera_trigger(self) -> Callable[[], None]:
+        """What a camera feed calls when it has news (tests build feeds with it)."""
+        return self._wake
+
+    def _make_feed(self, config: FeedConfig) -> Any:
+        """The feed for `config` (tests replace this to inject a source)."""
+        return self.table.default_feed(config)
+
+    def _to_table(self, name: str, value: Any) -> None:
+        """A property the screens (or the demo, or a test) set on the app: the table
+        takes the same value, so the two never disagree."""
+        if name == "corners":
+            value = [list(p) for p in value]
+        setattr(self.table, name, value)
+
+    def _state(self, name: str) -> Any:
+        t = self.table
+        if name == "pin_test":
+            return t.pin_test is not None
+        if name == "pin_presses":
+            return dict(t.pin_test.presses) if t.pin_test is not None else self.pin_presses
+        if name == "lit_part":
+            return t.pin_test.lit if t.pin_test is not None else ""
+        if name == "has_game":
+            return t.session is not None
+        if name == "calibration":
+            return t.calibration.progress() if t.calibration is not None else {}
+        return getattr(t, name)
+
+    def _sync(self) -> None:
+        """Copy into the Kivy properties what differs on the table (Kivy dispatches only
+        the properties whose value changed)."""
+        for name in (*SYNCED, "calibration"):
+            value = self._state(name)
+            if not _same(getattr(self, name), value):
+                setattr(self, name, [list(p) for p in value] if name == "corners" else value)
+
+    def _woken(self, *_: Any) -> None:
+        self.table.pump()
+        self._sync()
+
+    def _input(self, verb: Callable[..., Any], *args: Any) -> Any:
+        """A player's input to the table: a refusal in `message`, else `message` cleared."""
+        result = self._do(verb, *args, failed=_UNSET)
+        if result is _UNSET:
+            return None
+        self.message = ""
+        return result
+
+    def _do(self, verb: Callable[..., Any], *args: Any, failed: Any = None) -> Any:
+        """Call a table verb: its result, or `failed` with the refusal in `message`."""
+        try:
+            result = verb(*args)
+        except CompanionError as exc:
+            self._sync()
+            self.message = str(exc)
+            return failed
+        self._sync()
+        return result
 
     # -- building --------------------------------------------------------------------
     def build(self) -> ScreenManager:
@@ -148,21 +210,16 @@ class CompanionApp(App):
                           (SettingsScreen, "settings")):
             manager.add_widget(cls(name=name))
         manager.bind(current=self._screen_changed)
-        self._open_panel()
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
         Clock.schedule_interval(self._poll_panel, 1 / PANEL_POLL_HZ)
         Clock.schedule_interval(self._watch_camera, 1.0)
         self.refresh_players()
+        self._sync()
         return manager
 
     def on_stop(self) -> None:
-        self._stop_camera()
-        self.detach()
-        if self.panel is not None:
-            try:
-                self.panel.close()
-            except Exception:
-                log.exception("closing the panel failed")
+        self.table.close()
+        self._sync()
 
     def screen(self, name: str) -> Any:
         """The screen called `name` (for tests and the screenshot tool)."""
@@ -209,7 +266,7 @@ class CompanionApp(App):
         if wants_camera:
             self.start_camera()
         else:
-            self._stop_camera()
+            self.stop_camera()
         if name != "settings" and self.pin_test:
             self.stop_pin_test()
 
@@ -224,47 +281,32 @@ class CompanionApp(App):
 
     def choose_game(self, name: str) -> None:
         """The setup screen for the game `name`."""
-        name = game_info(name).name
-        self.game_name = name
+        self.game_name = game_info(name).name
         self.refresh_players()
-        self.screen("setup").prepare(name)
+        self.screen("setup").prepare(self.game_name)
         self.go("setup")
 
     def refresh_players(self) -> None:
-        try:
-            self.stored_players = [p.name for p in self.store.players()]
-        except CompanionError as exc:
-            log.warning("cannot read the players: %s", exc)
-            self.stored_players = []
+        players = self._do(self.table.players, failed=None)
+        self.stored_players = players if players is not None else []
 
     def dealer_seats(self, game: str, players: int, options: dict[str, Any]) -> list[int]:
         """The seats the table may name as first dealer ([] when the game decides)."""
-        return dealer_choices(game, players, options)
+        return self.table.dealer_seats(game, players, options)
 
     def start_game(self, names: Sequence[str], options: dict[str, Any] | None = None,
                    dealer: int | None = None) -> bool:
         """Start a game of the chosen game between `names` (by seat) and show it; a
         refusal (a bad option, a name used twice) goes to `message` and returns False."""
-        try:
-            session = Session.start(self.store, self.game_name, list(names), **(options or {}))
-        except CompanionError as exc:
-            self.message = str(exc)
+        if self._do(self.table.start, self.game_name, list(names), options, dealer) is None:
             return False
-        self.first_dealer = dealer if dealer is not None and dealer >= 0 else None
-        self.attach(session)
         self.go("play")
         return True
 
     def resume_game(self, game_id: int) -> bool:
         """Take up the stored game `game_id` where its log stops."""
-        try:
-            session = Session.resume(self.store, game_id)
-        except CompanionError as exc:
-            self.message = str(exc)
+        if self._do(self.table.resume, game_id) is None:
             return False
-        self.game_name = session.game.name
-        self.first_dealer = None
-        self.attach(session)
         self.go("play")
         return True
 
@@ -273,570 +315,174 @@ class CompanionApp(App):
         self.detach()
         self.go_home()
 
-    def attach(self, session: Session) -> None:
-        """Show `session` on the play screen's data (also for a session started elsewhere,
-        such as the demo's): subscribe to it, and let the panel drive it."""
-        self.detach()
-        self.game_name = session.game.name
-        self.session = session
-        self.has_game = True
-        self._unsubscribe = session.subscribe(self._published)
-        self._open_controller()
-        self._link_feed()
-        if self.feed is None and self.camera_source == prefs_mod.NO_CAMERA:
-            session.set_camera(NO_CAMERA)
-        self._show(session.view())
+    def attach(self, session: Any) -> None:
+        """Show `session` on the play screen's data (also one started elsewhere, such as
+        the demo's)."""
+        self._do(self.table.attach, session)
 
     def detach(self) -> None:
         """Stop showing the session (it stays stored and can be resumed)."""
-        if self.controller is not None:
-            try:
-                self.controller.close()
-            except Exception:
-                log.exception("closing the panel controller failed")
-            self.controller = None
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        self.session = None
-        self.has_game = False
-        self.view = None
-        self.menu = Menu()
+        self._do(self.table.detach)
 
-    # -- the session's pictures ---------------------------------------------------------
-    def _published(self, view: ViewModel) -> None:
-        """A subscriber of the session (any thread): keep the latest, wake the UI."""
-        self._pending_view = view
-        self._view_trigger()
-
-    def _apply_view(self, *_: Any) -> None:
-        view, self._pending_view = self._pending_view, None
-        if view is not None and self.session is not None:
-            self._show(view)
-
-    def _show(self, view: ViewModel) -> None:
-        self.menu = menu_for(view, self.session.state() if self.session else None)
-        self.view = view
-
-    def _after_input(self) -> None:
-        """Show the session's picture now (a call that publishes nothing still shows)."""
-        if self.session is not None:
-            self._pending_view = self.session.view()
-            self._view_trigger()
-
-    # -- touch input: every verb hands the engine's own action to the session ----------
+    # -- touch input: one table verb each ------------------------------------------------
     def act(self, action: Action) -> Verdict | None:
         """Send one action to the session, from the touchscreen."""
         if self.session is None:
             return None
-        try:
-            verdict = self.session.act(action, source="touch")
-        except CompanionError as exc:  # storage trouble: say so, keep the game
-            self.message = str(exc)
-            return None
-        self.message = ""
-        self._after_input()
-        return verdict
+        return self._input(self.table.act, action)
 
     def play_card(self, code: str) -> Verdict | None:
         """The seat to act plays (or discards) the card `code`, one of the offered cards."""
-        choice = self.menu.find(code)
-        if choice is None or choice.kind != "card" or choice.action is None:
-            self.message = f"{code} is not among the cards offered now"
-            return None
-        return self.act(choice.action)
+        return self._input(self.table.play_card, code)
 
     def bid(self, label: str) -> Verdict | None:
         """The seat to act makes the offered choice `label` (a bid: "accept", "pass", "T")."""
-        choice = self.menu.find(label)
-        if choice is None or choice.action is None:
-            self.message = f"{label!r} is not among the choices now"
-            return None
-        return self.act(choice.action)
+        return self._input(self.table.bid, label)
 
     def pick(self, seat: int, item: str) -> Verdict | None:
         """Seat `seat` makes its secret pick `item` (Ahyoheek: pen, page, beetle)."""
-        choice = self.menu.find(item, seat)
-        if choice is None:
-            self.message = f"seat {seat} cannot pick {item} now"
-            return None
-        if choice.action is None:  # the seat's pick already: nothing changes, nothing shows
-            return None
-        return self.act(choice.action)
+        return self._input(self.table.pick, seat, item)
 
     def choose(self, index: int) -> Verdict | None:
         """The offered choice number `index` (menu order): a move the engine words."""
-        if not 0 <= index < len(self.menu.choices):
-            return None
-        action = self.menu.choices[index].action
-        return self.act(action) if action is not None else None
+        return self._input(self.table.choose, index)
 
     def count(self, index: int, value: int) -> Verdict | None:
         """The number choice `index` with `value` (Yonac: collect `value` cards)."""
-        try:
-            action = self.menu.counts[index].action(int(value))
-        except (IndexError, ValueError) as exc:
-            self.message = str(exc)
-            return None
-        return self.act(action)
+        return self._input(self.table.count, index, value)
 
     def deal(self) -> Verdict | None:
-        """The chance move due now, dealt on screen by the engine (every hand known: the
-        screen then shows each seat's exact legal plays). The table's chosen first
-        dealer is used when the engine accepts it."""
-        if self.session is None:
-            return None
-        state = self.session.state()
-        if not state.is_chance():
-            return None
-        try:
-            action = state.sample_chance(self.rng)
-        except CompanionError as exc:
-            self.message = str(exc)
-            return None
-        if self.first_dealer is not None and "dealer" in dict(action.data):
-            chosen = with_dealer(action, self.first_dealer)
-            try:
-                state.check(chosen)
-                action = chosen
-            except CompanionError:
-                pass
-            self.first_dealer = None
-        return self.act(action)
+        """The chance move due now, dealt on screen by the engine."""
+        return self._input(self.table.deal)
 
     def undo(self) -> bool:
         """Take back the last accepted move (False when there is none)."""
-        if self.session is None:
-            return False
-        try:
-            done = self.session.undo(source="touch")
-        except CompanionError as exc:
-            self.message = str(exc)
-            return False
-        self._after_input()
-        return done
+        return bool(self._do(self.table.undo, failed=False)) if self.session is not None else False
 
     def redo(self) -> bool:
-        if self.session is None:
-            return False
-        try:
-            done = self.session.redo(source="touch")
-        except CompanionError as exc:
-            self.message = str(exc)
-            return False
-        self._after_input()
-        return done
+        return bool(self._do(self.table.redo, failed=False)) if self.session is not None else False
 
     def confirm(self) -> None:
         """Accept the referee's call on an illegal input."""
-        if self.session is None:
-            return
-        try:
-            self.session.confirm(source="touch")
-        except CompanionError as exc:
-            self.message = str(exc)
-            return
-        self._after_input()
+        if self.session is not None:
+            self._do(self.table.confirm)
 
     # -- history ----------------------------------------------------------------------
     def load_history(self) -> None:
         """Read finished and unfinished games and the ratings for the history screen."""
-        try:
-            finished: list[GameRecord] = list(reversed(self.store.games("finished")))
-            unfinished: list[GameRecord] = list(reversed(self.store.games("playing")))
-            ratings: list[PlayerRating] = self.store.ratings()
-        except CompanionError as exc:
-            self.message = str(exc)
-            return
-        self.finished, self.unfinished, self.ratings = finished, unfinished, ratings
+        found = self._do(self.table.history)
+        if found is not None:
+            self.finished, self.unfinished, self.ratings = found
 
     # -- the camera ------------------------------------------------------------------
     def resolved_source(self) -> str:
-        """The camera source to open: "synthetic" becomes the endless synthetic table of the
-        game in play, for its number of players ("synthetic:yokir?frames=0&players=3")."""
-        source = self.camera_source.strip() or prefs_mod.SYNTHETIC
-        if source != prefs_mod.SYNTHETIC:
-            return source
-        game = self.game_name or "yokir"
-        players = f"&players={len(self.session.players)}" if self.session is not None else ""
-        return f"synthetic:{game}?frames=0{players}"
+        return self.table.resolved_source()
+
+    def deck_in_play(self) -> str | None:
+        return self.table.deck_in_play()
+
+    def judges_camera(self) -> bool:
+        return self.table.judges_camera()
 
     def start_camera(self) -> None:
         """Start reading the camera (no-op when it runs or the source is "none")."""
-        if self.feed is not None:
-            return
-        if self.camera_source == prefs_mod.NO_CAMERA:
-            self._set_camera(OFF, "every play is entered by touch")
-            return
-        if self.game_name and self.deck_in_play() is None:
-            title = game_info(self.game_name).title
-            self._set_camera(OFF, f"{title} has no cards: every move comes from the buttons or "
-                                  f"the screen")
-            return
-        source = self.resolved_source()
-        config = FeedConfig(source, game=self.game_name or None,
-                            players=len(self.session.players) if self.session else None,
-                            deck=self.deck_in_play(), corners=tuple(tuple(p) for p in self.corners),
-                            loop=source.startswith(prefs_mod.SYNTHETIC))
-        self.feed = self._make_feed(config)
-        self._link_feed()
-        self._last_frame_count = 0
-        self._last_frame_at = Clock.get_boottime()
-        self._set_camera(STARTING, f"opening {config.source}")
-        self.feed.start()
-
-    def deck_in_play(self) -> str | None:
-        """The deck the camera reads for the game in play: the game's own, or the deck
-        taught for it on the settings screen (kept in the kiosk settings)."""
-        if not self.game_name:
-            return None
-        try:
-            deck = game_info(self.game_name).deck
-        except CompanionError:
-            return None
-        taught = self.prefs.extra.get("decks", {})
-        return taught.get(deck, deck) if deck and isinstance(taught, dict) else deck
-
-    def judges_camera(self) -> bool:
-        """Are the camera's observations moves of the game? Not from the synthetic table:
-        it lays random cards of the deck, a picture of the camera working, not this game."""
-        return not self.resolved_source().startswith(prefs_mod.SYNTHETIC)
-
-    def _make_feed(self, config: FeedConfig) -> CameraFeed:
-        """The feed for `config` (tests replace this to inject a source)."""
-        return CameraFeed(config, self._camera_trigger)
-
-    def _link_feed(self) -> None:
-        """Let the session teach the camera's recognizer (its prior, the answers: issue 17)."""
-        if self.feed is not None and self.session is not None and self.judges_camera() \
-                and hasattr(self.feed, "link"):
-            self.feed.link(self.session)
+        self._do(self.table.start_camera)
 
     def stop_camera(self) -> None:
         """Stop reading the camera (the screens that show it start it again)."""
-        self._stop_camera()
-
-    def _stop_camera(self) -> None:
-        feed, self.feed = self.feed, None
-        # The thread checks for the stop between frames (a camera gives one every 33 ms);
-        # the UI never waits long for a camera stuck in a read: it is left to end alone.
-        if feed is not None and not feed.stop(timeout=0.5):
-            log.warning("the camera thread is still reading; it will stop after its frame")
-        self.shot = None
-        self._set_camera(OFF, "")
+        self._do(self.table.stop_camera)
 
     def restart_camera(self) -> None:
-        running = self.feed is not None
-        self._stop_camera()
-        if running or self.root.current == "play":
-            self.start_camera()
+        self._do(self.table.restart_camera, self.root is not None and self.root.current == "play")
 
     def set_camera_source(self, source: str) -> None:
         """Use `source` from now on (saved in the kiosk settings)."""
-        source = source.strip()
-        if not source:
-            self.message = "Name a camera source (synthetic, picamera2, cv:0, file:PATH, dir:PATH)"
-            return
-        self.camera_source = source
-        self._save_prefs(camera=source)
-        self.restart_camera()
-
-    def _set_camera(self, status: str, detail: str) -> None:
-        self.camera_status = status
-        self.camera_detail = detail
-        if self.session is not None and status in ("ok", "no camera", "mat lost"):
-            self.session.set_camera(status)
-        elif self.session is not None and status == OFF and self.camera_source == prefs_mod.NO_CAMERA:
-            self.session.set_camera(NO_CAMERA)
-
-    def _apply_camera(self, *_: Any) -> None:
-        """The camera thread has news (UI thread): the frame, the status, observations."""
-        feed = self.feed
-        if feed is None:
-            return
-        shot = feed.latest()
-        if shot is not None and shot is not self.shot:
-            self.shot = shot
-            self._last_frame_at = Clock.get_boottime()
-        if (feed.status, feed.detail) != (self.camera_status, self.camera_detail):
-            self._set_camera(feed.status, feed.detail)
-        questions = feed.take_questions() if hasattr(feed, "take_questions") else []
-        if questions and self.session is not None and self.judges_camera():
-            for question in questions:  # published at once: on screen with the next frame
-                self.session.ask(question)
-        observations = feed.take_observations()
-        if observations and self.session is not None and self.judges_camera():
-            if table.adapter_for(self.session.game.name) is None:
-                log.info("no table adapter for %s: %d observations shown, not judged",
-                         self.session.game.name, len(observations))
-                return
-            for obs in observations:
-                try:
-                    self.session.observe(obs, source="vision")
-                except CompanionError as exc:
-                    self.message = str(exc)
-            self._after_input()
+        self._do(self.table.set_camera_source, source)
 
     def _watch_camera(self, *_: Any) -> None:
-        feed = self.feed
-        if feed is None or feed.status != "ok":
-            return
-        if feed.frames != self._last_frame_count:
-            self._last_frame_count = feed.frames
-            self._last_frame_at = Clock.get_boottime()
-        elif Clock.get_boottime() - self._last_frame_at > FRAME_TIMEOUT_S:
-            self._set_camera(NO_CAMERA, f"no frame from {feed.config.source} for "
-                                        f"{FRAME_TIMEOUT_S:g} s")
+        self.table.watch_camera()
+        self._sync()
 
     # -- calibration without a mat ----------------------------------------------------
     def add_corner(self, x: float, y: float) -> None:
         """A tap on the camera image at (x, y) (fractions): the next table corner."""
-        if len(self.corners) >= 4:
-            self.corners = []
-        self.corners = [*self.corners, [round(float(x), 4), round(float(y), 4)]]
+        self._do(self.table.add_corner, x, y)
 
     def clear_corners(self) -> None:
         self.corners = []
 
     def save_corners(self) -> bool:
         """Keep the four tapped corners for the camera's recognizer (and restart it)."""
-        if self.corners and len(self.corners) != 4:
-            self.message = f"Tap all four corners first ({len(self.corners)} of 4)"
-            return False
-        self._save_prefs(corners=[tuple(p) for p in self.corners])
-        self.restart_camera()
-        return True
-
-    def _save_prefs(self, **changes: Any) -> None:
-        p = self.prefs
-        try:
-            if "corners" in changes:
-                p = p.with_corners(changes["corners"])
-            if "camera" in changes:
-                p = prefs_mod.Prefs(changes["camera"], p.corners, p.pins, p.extra)
-            if "extra" in changes:
-                p = prefs_mod.Prefs(p.camera, p.corners, p.pins, dict(changes["extra"]))
-            prefs_mod.save(p, self.prefs_path)
-        except (OSError, ValueError) as exc:
-            self.message = f"cannot save the settings: {exc}"
-            return
-        self.prefs = p
+        return self._do(self.table.save_corners, failed=False) is not False
 
     # -- teaching a deck --------------------------------------------------------------
     def teach_start(self, deck: str) -> None:
         """Teach the companion a deck whose faces differ from the project's art: the
-        screen asks for each card in turn, Capture photographs it, and at the end
-        `vision.learn` makes the templates (deck "my-DECK", then read instead of DECK)."""
-        from companion.cards import get_deck
-
-        try:
-            codes = list(get_deck(deck).codes)
-        except CompanionError as exc:
-            self.message = str(exc)
-            return
-        name = f"my-{deck}"
-        folder = self.prefs_path.parent / "teach" / name
+        screen asks for each card in turn, Capture photographs it, and at the end the
+        table learns the photos (deck "my-DECK", then read instead of DECK)."""
         self.message = ""
-        self.teach = {"deck": deck, "name": name, "codes": codes, "index": 0, "folder": str(folder),
-                      "saved": 0, "learning": False}
-        if self.feed is None:
-            self.start_camera()
-        if self.feed is not None:
-            self.feed.keep_full = True
+        self._do(self.table.teach_start, deck)
 
     def teach_capture(self) -> bool:
         """Save the latest full camera frame as the photo of the card asked for; next."""
-        if not self.teach or self.teach.get("learning"):
-            return False
-        shot = self.feed.latest() if self.feed else None
-        if shot is None or shot.full is None:
-            self.message = "No camera picture yet: check the camera source"
-            return False
-        import cv2
-
-        code = self.teach["codes"][self.teach["index"]]
-        path = Path(self.teach["folder"]) / f"{code}.png"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if not cv2.imwrite(str(path), shot.full):
-                raise OSError(f"cannot write {path}")
-        except OSError as exc:
-            self.message = str(exc)
-            return False
-        self.teach = {**self.teach, "saved": self.teach["saved"] + 1}
-        self.teach_skip()
-        return True
+        return self._do(self.table.teach_capture, failed=False) is not False
 
     def teach_skip(self) -> None:
-        """On to the next card (the last one ends the session and learns the photos)."""
-        if not self.teach or self.teach.get("learning"):
-            return
-        index = self.teach["index"] + 1
-        if index >= len(self.teach["codes"]):
-            self.teach_stop()
-            return
-        self.teach = {**self.teach, "index": index}
+        self._do(self.table.teach_skip)
 
     def teach_stop(self) -> None:
-        """End the session; the photos taken so far are learned (off the UI thread)."""
-        if not self.teach or self.teach.get("learning"):
-            return
-        if self.feed is not None:
-            self.feed.keep_full = False
-        if not self.teach["saved"]:
-            self.teach = {}
-            return
-        self.teach = {**self.teach, "learning": True}
-        self.message = f"Learning {self.teach['saved']} cards..."
-        job = dict(self.teach)
-        threading.Thread(target=self._learn, args=(job,), name="teach a deck", daemon=True).start()
+        self._do(self.table.teach_stop)
 
-    def _learn(self, job: dict[str, Any]) -> None:
-        """Thread: build the learned deck from the photos, then report on the UI thread."""
-        try:
-            from vision import learn
+    # -- the camera's own calibration (ChArUco) -------------------------------------------
+    def calibration_start(self) -> None:
+        """Calibrate the camera's lens: views of the printed board are collected from the
+        camera's frames until `calibration_finish`."""
+        self._do(self.table.calibration_start)
 
-            report = learn.learn_from_dir(job["name"], job["deck"], job["folder"])
-            text = (f"Learned {len(report.learned)} cards as {report.deck}"
-                    + (f"; {len(report.missing)} still missing" if report.missing else "")
-                    + (f"; {len(report.refused)} photos refused" if report.refused else "")
-                    + "".join(f"; {a}" for a in report.alike[:2]))
-            sheet = self._write_sheet(learn, report.deck)
-            ok = True
-        except (ImportError, CompanionError, OSError) as exc:
-            text, ok, sheet = f"Nothing learned: {exc}", False, ""
-        Clock.schedule_once(lambda _dt: self._learned(job, text, ok, sheet), 0)
+    def calibration_take(self) -> None:
+        """Add the latest camera frame as a view of the board."""
+        self._do(self.table.calibration_take)
 
-    @staticmethod
-    def _write_sheet(learn, deck: str) -> str:
-        """The contact sheet of what was learned, for the teaching screen to show (a new
-        name each time: Kivy keeps images by name)."""
-        from companion.outputs import write_atomically
+    def calibration_finish(self) -> bool:
+        """Solve and save the calibration, or refuse it with the numbers (as the CLI)."""
+        return self._do(self.table.calibration_finish, failed=False) is not False
 
-        folder = learn.decks_dir() / deck
-        for old in folder.glob("sheet-*.png"):
-            old.unlink(missing_ok=True)
-        path = folder / f"sheet-{time.time_ns()}.png"
-        write_atomically(path, learn.contact_sheet(deck))
-        return str(path)
-
-    def _learned(self, job: dict[str, Any], text: str, ok: bool, sheet: str = "") -> None:
-        self.teach_sheet = sheet
-        if ok:
-            decks = dict(self.prefs.extra.get("decks") or {})
-            decks[job["deck"]] = job["name"]
-            self._save_prefs(extra={**self.prefs.extra, "decks": decks})
-        self.teach = {}
-        self.message = text
+    def calibration_cancel(self) -> None:
+        self._do(self.table.calibration_cancel)
 
     # -- the panel: buttons and LEDs ---------------------------------------------------
-    def _open_panel(self) -> None:
-        choice = self._panel_choice
-        if choice in (None, "none"):
-            return
-        if choice not in ("auto", "keyboard"):
-            self.panel = choice
-            return
-        try:
-            if choice == "auto" and self.prefs.pins:
-                from hardware.panel import Panel
-                from hardware.pinmap import load_pinmap
-
-                self.panel = Panel(load_pinmap(self.prefs.pins))
-                return
-        except (ImportError, CompanionError) as exc:
-            self.message = f"The panel is not available ({exc}); the keyboard works instead"
-            log.warning("panel: %s", exc)
-        try:
-            from hardware.keyboard import KeyboardPanel
-        except ImportError as exc:
-            log.info("no keyboard panel: %s", exc)
-            return
-        self.panel = KeyboardPanel()
-
-    def _open_controller(self) -> None:
-        if self.panel is None or self.session is None:
-            return
-        try:
-            from hardware.controller import PanelController
-        except ImportError as exc:
-            log.info("no panel controller: %s", exc)
-            return
-        self.controller = PanelController(self.panel, self.session, on_menu=self.go_home)
-
     def _poll_panel(self, *_: Any) -> None:
-        if self.panel is None:
-            return
-        if self.pin_test:
-            for event in self.panel.drain():
-                part = self.panel.part(event)
-                name = part.name if part is not None else str(event)
-                self.pin_presses = {**self.pin_presses, name: self.pin_presses.get(name, 0) + 1}
-            return
-        if self.controller is None:
-            self.panel.drain()  # presses with no game in play mean nothing
-            return
-        try:
-            if self.controller.poll():
-                self._after_input()
-        except Exception:
-            log.exception("panel poll failed")
+        if self.table.poll_panel():
+            self._sync()
 
     def panel_parts(self) -> list[tuple[str, str, str]]:
         """(part name, where it is wired, keys that press it) of every panel button."""
-        if self.panel is None:
-            return []
-        keys_for = getattr(self.panel, "keys_for", None)
-        return [(part.name, part.where, ", ".join(keys_for(event)) if keys_for else "")
-                for event, part, _ in self.panel.buttons()]
+        return self.table.panel_parts()
 
     def panel_outputs(self) -> list[tuple[str, str]]:
-        if self.panel is None:
-            return []
-        return [(part.name, part.where) for part, _ in self.panel.outputs()]
+        return self.table.panel_outputs()
 
     def start_pin_test(self) -> None:
         """Show every button press on the settings screen instead of playing it."""
-        if self.panel is None:
-            self.message = "No panel: configure a pin map, or use the keyboard"
-            return
-        self.panel.drain()
         self.pin_presses = {}
-        self.pin_test = True
+        self._do(self.table.start_pin_test)
 
     def stop_pin_test(self) -> None:
-        self.pin_test = False
-        if self._led_event is not None:
-            self._led_event.cancel()
-            self._led_event = None
-        self.lit_part = ""
-        if self.panel is not None:
-            self.panel.all_off()
+        self._do(self.table.stop_pin_test)
 
     def light_outputs(self, step: float = 0.5) -> None:
-        """Light each LED (and beep the buzzer) in turn, `step` seconds each."""
-        if self.panel is None:
+        """Light each LED (and beep the buzzer) in turn, `step` seconds each (Kivy's clock
+        moves the table's sequence on)."""
+        self._do(self.table.light_outputs, step)
+        test = self.table.pin_test
+        if test is None or not test.lighting:
             return
-        outputs = list(self.panel.outputs())
-        state = {"i": 0}
 
         def next_one(_dt: float) -> bool:
-            for _, device in outputs:
-                device.off()
-            if state["i"] >= len(outputs):
-                self.lit_part = ""
-                self._led_event = None
-                return False
-            part, device = outputs[state["i"]]
-            device.on()
-            self.lit_part = part.name
-            state["i"] += 1
-            return True
-
-        if self._led_event is not None:
-            self._led_event.cancel()
-        next_one(0)
-        self._led_event = Clock.schedule_interval(next_one, step)
+            going = self.table.pin_test is test and test.advance()
+            self._sync()
+            return going
+        Clock.schedule_interval(next_one, step)
 
     def _key_down(self, _window: Any, key: int, _scancode: int, _text: str | None,
                   _modifiers: list[str]) -> bool:
@@ -850,6 +496,20 @@ class CompanionApp(App):
             return False
         name = _KEY_NAMES.get(key, "")
         return bool(name) and self.panel.key_up(name)
+
+
+_UNSET = object()
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Equal for plain values (Kivy's list and dict properties compare as lists and
+    dicts), the same object for pictures and views."""
+    if isinstance(new, (str, bool, int, float, list, dict, tuple)) or new is None:
+        try:
+            return bool(old == new)
+        except Exception:
+            return old is new
+    return old is new
 
 
 def _register_adapters() -> None:

@@ -269,7 +269,7 @@ def test_feed_reports_no_camera_when_the_source_cannot_open():
 
 
 def test_feed_without_vision_sources_says_why(monkeypatch):
-    import kiosk.camera as camera
+    import runtime.feed as camera
 
     def missing():
         raise camera.CameraUnavailable("camera sources are not installed (vision.sources: gone)")
