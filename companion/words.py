@@ -161,6 +161,18 @@ def render(words: Words | str, seat_name: SeatNamer | None = None) -> str:
     return words.template.format_map(values)
 
 
+def sentences(words: Iterable[Words | str], seat_name: SeatNamer | None = None) -> str:
+    """Words as the verdict line shows them: each rendered (with `seat_name`, see
+    `render`), begun with a capital, ended with a full stop, joined by spaces. For a
+    session's `Verdict.words` this is `Verdict.text` with the seats as `seat_name` says."""
+    out = []
+    for w in words:
+        text = render(w, seat_name).strip()
+        text = text[:1].upper() + text[1:]
+        out.append(text if text.endswith((".", "!", "?")) else text + ".")
+    return " ".join(out)
+
+
 def _ref_text(ref: Ref, seat_name: SeatNamer | None) -> str:
     if isinstance(ref, Seat):
         return seat_name(ref.index) if seat_name else ref.text()

@@ -454,8 +454,7 @@ TestUndoRedo.settings = settings(max_examples=40, stateful_step_count=30, deadli
 
 @pytest.mark.parametrize("name", sorted(games()))
 def test_the_verdicts_words_as_data_render_to_its_text_and_take_the_players_names(store, name):
-    from companion.session import _sentence
-    from companion.words import Seat, render
+    from companion.words import Seat, render, sentences
 
     players = [f"P{i}" for i in range(games()[name].default_players)]
     session = Session.start(store, name, players)
@@ -468,8 +467,8 @@ def test_the_verdicts_words_as_data_render_to_its_text_and_take_the_players_name
         action = state.sample_chance(rng) if state.is_chance() else session.game.bot_action(state, rng)
         verdict = session.act(action, source="bot")
         assert verdict.ok and verdict.words
-        assert " ".join(_sentence(render(w)) for w in verdict.words) == verdict.text
-        named = " ".join(render(w, players.__getitem__) for w in verdict.words)
+        assert sentences(verdict.words) == verdict.text
+        named = sentences(verdict.words, players.__getitem__)
         for w in verdict.words:
             seats = [ref.index for _, ref in w.refs if isinstance(ref, Seat)]
             for s in seats:
