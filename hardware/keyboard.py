@@ -11,8 +11,8 @@ Keys are names as strings, as Kivy's `Keyboard.keycode_to_string` gives them ("q
 `on_key_down` to `key_down(name)` and `on_key_up` to `key_up(name)`; both return True
 when the key belongs to the panel, so other keys can go on to the app.
 
-Default map (docs/hardware.md): seat 0 q w e, seat 1 a s d, seat 2 z x c, seat 3 u i o,
-seat 4 j k l (pen, page, beetle in Ahyoheek); Enter confirm, Backspace undo, m menu.
+Default map (docs/hardware.md): seat 1 q w e, seat 2 a s d, seat 3 z x c, seat 4 u i o,
+seat 5 j k l (pen, page, beetle in Ahyoheek); Enter confirm, Backspace undo, m menu.
 """
 
 from __future__ import annotations

@@ -44,8 +44,9 @@ class NoGPIO(PanelError):
 
 @dataclass(frozen=True)
 class ButtonEvent:
-    """One button press: kind "seat" (with the seat and the button's index 0..2), or
-    "confirm", "undo", "menu" (seat and index None)."""
+    """One button press: kind "seat" (with the seat and the button's index, from 0), or
+    "confirm", "undo", "menu" (seat and index None). In words (str), seats and buttons
+    count from 1, as on the wiring table: "seat 1 button 1"."""
 
     kind: Kind
     seat: int | None = None
@@ -53,7 +54,7 @@ class ButtonEvent:
 
     def __str__(self) -> str:
         if self.kind == "seat":
-            return f"seat {self.seat} button {self.index}"
+            return f"seat {(self.seat or 0) + 1} button {(self.index or 0) + 1}"  # as people count
         return f"{self.kind} button"
 
 
@@ -92,9 +93,9 @@ class Panel:
         named = {part.name: device for part, device in self._devices}
         seats = self.pinmap.seats
         self.seat_buttons: tuple[tuple[Button, ...], ...] = tuple(
-            tuple(named[f"seat {s} button {i}"] for i in range(len(seat.buttons)))  # type: ignore[misc]
+            tuple(named[f"seat {s + 1} button {i + 1}"] for i in range(len(seat.buttons)))  # type: ignore[misc]
             for s, seat in enumerate(seats))
-        self.seat_leds: tuple[LED, ...] = tuple(named[f"seat {s} LED"]  # type: ignore[misc]
+        self.seat_leds: tuple[LED, ...] = tuple(named[f"seat {s + 1} LED"]  # type: ignore[misc]
                                                 for s in range(len(seats)))
         self.confirm: Button = named["confirm button"]  # type: ignore[assignment]
         self.undo: Button = named["undo button"]  # type: ignore[assignment]
@@ -178,7 +179,7 @@ class Panel:
                 yield part, device  # type: ignore[misc]
 
     def lit(self) -> dict[str, bool]:
-        """Which outputs are on now, by part name ("seat 0 LED", "green LED", "buzzer"):
+        """Which outputs are on now, by part name ("seat 1 LED", "green LED", "buzzer"):
         what a keyboard panel draws on the screen, and what tests read."""
         return {part.name: bool(device.value) for part, device in self.outputs()}
 

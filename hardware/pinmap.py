@@ -94,7 +94,7 @@ class PinMap:
             raise BadPinMap(f"{self.source}: there are no seats")
         for i, seat in enumerate(self.seats):
             if not 1 <= len(seat.buttons) <= MAX_SEAT_BUTTONS:
-                raise BadPinMap(f"{self.source}: seat {i} has {len(seat.buttons)} buttons; "
+                raise BadPinMap(f"{self.source}: seat {i + 1} has {len(seat.buttons)} buttons; "
                                 f"a seat has 1 to {MAX_SEAT_BUTTONS}")
         _check_pins(self.parts(), self.source, lambda part: None)
 
@@ -114,8 +114,9 @@ TABLE_PARTS: dict[str, tuple[str, str]] = {
 def _parts(seats: tuple[SeatPins, ...], table: dict[str, int | None]) -> list[Part]:
     out: list[Part] = []
     for s, seat in enumerate(seats):
-        out += [Part(f"seat {s} button {i}", pin, "seat", s, i) for i, pin in enumerate(seat.buttons)]
-        out.append(Part(f"seat {s} LED", seat.led, "seat_led", s))
+        out += [Part(f"seat {s + 1} button {i + 1}", pin, "seat", s, i)
+                for i, pin in enumerate(seat.buttons)]
+        out.append(Part(f"seat {s + 1} LED", seat.led, "seat_led", s))
     for key, (name, role) in TABLE_PARTS.items():
         if table.get(key) is not None:
             out.append(Part(name, table[key], role))  # type: ignore[arg-type]
@@ -299,25 +300,25 @@ class _Reader:
         for s, seat in enumerate(seats_raw):
             at = ("seat", s)
             if not isinstance(seat, dict):
-                raise self.fail(("seat",), f"seat {s} must be a table with buttons and led, got {seat!r}")
-            self.unknown_keys(seat, SEAT_KEYS, at, f"[[seat]] (seat {s})")
+                raise self.fail(("seat",), f"seat {s + 1} must be a table with buttons and led, got {seat!r}")
+            self.unknown_keys(seat, SEAT_KEYS, at, f"[[seat]] (seat {s + 1})")
             buttons = seat.get("buttons")
             if buttons is None or buttons == []:
-                raise self.fail((*at, "buttons"), f"seat {s} has no buttons: give it 1 to "
+                raise self.fail((*at, "buttons"), f"seat {s + 1} has no buttons: give it 1 to "
                                                   f"{MAX_SEAT_BUTTONS}, e.g. buttons = [5, 6, 13]")
             if isinstance(buttons, int) and not isinstance(buttons, bool):
                 buttons = [buttons]
             if not isinstance(buttons, list):
-                raise self.fail((*at, "buttons"), f"seat {s} buttons: a list of 1 to "
+                raise self.fail((*at, "buttons"), f"seat {s + 1} buttons: a list of 1 to "
                                                   f"{MAX_SEAT_BUTTONS} pins, got {buttons!r}")
             if len(buttons) > MAX_SEAT_BUTTONS:
-                raise self.fail((*at, "buttons"), f"seat {s} has {len(buttons)} buttons {buttons}; "
+                raise self.fail((*at, "buttons"), f"seat {s + 1} has {len(buttons)} buttons {buttons}; "
                                                   f"a seat has at most {MAX_SEAT_BUTTONS}")
-            pins = tuple(self.pin(b, (*at, "buttons"), f"seat {s} button {i}")
+            pins = tuple(self.pin(b, (*at, "buttons"), f"seat {s + 1} button {i + 1}")
                          for i, b in enumerate(buttons))
             if "led" not in seat:
-                raise self.fail(at, f"seat {s} has no led: add led = <GPIO> to its [[seat]] table")
-            led = self.pin(seat["led"], (*at, "led"), f"seat {s} LED")
+                raise self.fail(at, f"seat {s + 1} has no led: add led = <GPIO> to its [[seat]] table")
+            led = self.pin(seat["led"], (*at, "led"), f"seat {s + 1} LED")
             seats.append(SeatPins(pins, led))
         if not seats:
             raise self.fail(("seat",), "there are no seats: add a [[seat]] table for every seat")

@@ -63,7 +63,7 @@ def run_headless(game: str, seed: int | None, *, record: Path | None = None,
 
     def started(session: Session) -> None:
         names.extend(session.players)
-        seats = ", ".join(f"seat {i} {n}" for i, n in enumerate(session.players))
+        seats = ", ".join(f"seat {i} {n}" for i, n in enumerate(session.players, start=1))
         out.line(f"{title} demo, seed {seed}: bots play ({seats}); the synthetic table renders "
                  f"the cards, the recognition reads them, the referee judges.")
         if on_session is not None:
@@ -105,7 +105,7 @@ def summary(result: DemoResult, names: list[str], seconds: float) -> str:
     inputs = ", ".join(f"{n} {src}" for src, n in sorted(result.sources.items()))
     frames = (f"; {result.frames} frames rendered and recognised, {result.observations} "
               f"observations" if result.frames else "")
-    who = and_list((f"seat {w} ({names[w]})" for w in result.winners), empty="nobody")
+    who = and_list((f"seat {w + 1} ({names[w]})" for w in result.winners), empty="nobody")
     return (f"Scores match the full-information game: {scores_words(names, result.scores)}. "
             f"Winner: {who}.\n{result.events} events ({inputs}){frames}; {seconds:.1f} s.")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -89,10 +90,18 @@ def recognize(args: argparse.Namespace) -> int:
     return 0
 
 
+_ZONE_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def zone_words(zone: str | None) -> str:
+    """A zone's name as people count seats: the mat's "seat 0 play" is "seat 1 play"."""
+    return _ZONE_SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", zone or "")
+
+
 def _describe(o) -> str:
-    where = f"{o.zone}" + (f" (seat {o.seat})" if o.seat is not None else "")
+    where = zone_words(o.zone)
     if o.kind == "moved":
-        where = f"{o.from_zone} -> {where}"
+        where = f"{zone_words(o.from_zone)} -> {where}"
     frame = o.frame if o.frame is not None else "-"
     return f"{o.t:8.2f}s  frame {frame:>5}  {o.kind:<7} {o.code:<8} {where}  {o.confidence:.2f}"
 

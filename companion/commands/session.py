@@ -54,7 +54,7 @@ def _seat_names(start: dict[str, Any], players: int) -> list[str]:
     names = start.get("players")
     if isinstance(names, list) and len(names) == players and all(isinstance(n, str) for n in names):
         return names
-    return [f"seat {i}" for i in range(players)]
+    return [f"seat {i}" for i in range(1, players + 1)]  # as people count seats
 
 
 # -- replay ----------------------------------------------------------------------------

@@ -72,5 +72,6 @@ def step_line(number: int, source: str, text: str) -> str:
 
 
 def scores_words(names: list[str] | tuple[str, ...], scores: list[int | float]) -> str:
-    """`seat 0 (Ada) 7, seat 1 (Bo) 4, seat 2 (Cy) 2`."""
-    return ", ".join(f"seat {i} ({n}) {s}" for i, (n, s) in enumerate(zip(names, scores, strict=True)))
+    """`seat 1 (Ada) 7, seat 2 (Bo) 4, seat 3 (Cy) 2` (seats as people count them)."""
+    return ", ".join(f"seat {i} ({n}) {s}"
+                     for i, (n, s) in enumerate(zip(names, scores, strict=True), start=1))

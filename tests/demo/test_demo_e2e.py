@@ -131,7 +131,8 @@ def test_companion_demo_headless_prints_the_game_and_the_matching_scores(capsys)
     public, scores = _public("ahyoheek", 2, 3, {})
     assert f"{len(public)}/{len(public)} events" in out
     names = ["Ada", "Bo", "Cy"]
-    words = ", ".join(f"seat {i} ({n}) {s}" for i, (n, s) in enumerate(zip(names, scores, strict=True)))
+    words = ", ".join(f"seat {i} ({n}) {s}"
+                      for i, (n, s) in enumerate(zip(names, scores, strict=True), start=1))
     assert f"Scores match the full-information game: {words}." in out
 
 

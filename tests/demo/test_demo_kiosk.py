@@ -41,7 +41,7 @@ def test_the_demo_plays_on_the_kiosk_play_screen(tmp_path) -> None:
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.strip().splitlines()
-    assert lines[-2].startswith("Scores match the full-information game: seat 0 (Ada) 1")
+    assert lines[-2].startswith("Scores match the full-information game: seat 1 (Ada) 1")
     import json
 
     report = json.loads(lines[-1])

@@ -27,9 +27,9 @@ def test_mock_dry_run_lights_every_output_and_presses_every_button():
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "Pin map default_pins.toml: 5 seats, 18 buttons (mock pins: a dry run)"
-    assert "  seat 0 LED      GPIO 14 (pin 8)    on" in lines
+    assert "  seat 1 LED      GPIO 14 (pin 8)    on" in lines
     assert "  buzzer          GPIO 18 (pin 12)   beep" in lines
-    assert "  seat 4 button 2 GPIO 21 (pin 40)" in lines and "  menu button     GPIO 20 (pin 38)" in lines
+    assert "  seat 5 button 3 GPIO 21 (pin 40)" in lines and "  menu button     GPIO 20 (pin 38)" in lines
     assert lines[-1] == "18 of 18 buttons pressed: all of them work"
 
 
@@ -38,8 +38,8 @@ def test_a_bad_pin_map_is_one_line_naming_the_line(tmp_path):
     path.write_text("[[seat]]\nbuttons = [2, 3]\nled = 3\n" + TABLE)
     code, out, err = run("panel", "test", "--mock", "--pins", str(path))
     assert code == 2 and out == ""
-    assert err == ("companion: error: pins.toml, line 3: GPIO 3 is used twice: by seat 0 button 1 "
-                   "(line 2) and by seat 0 LED\n")
+    assert err == ("companion: error: pins.toml, line 3: GPIO 3 is used twice: by seat 1 button 2 "
+                   "(line 2) and by seat 1 LED\n")
 
 
 def test_a_pin_map_of_its_own_and_listening_for_a_while(tmp_path, capsys):

@@ -98,12 +98,12 @@ def test_an_ahyoheek_round_on_the_keyboard_lights_the_screen_leds(keys, clock, m
     ctrl = PanelController(keys, session, clock=clock)
     tap(keys, "e", clock)  # seat 0: beetle
     ctrl.poll()
-    assert keys.lit()["seat 0 LED"] and keys.lit()["green LED"]
+    assert keys.lit()["seat 1 LED"] and keys.lit()["green LED"]
     tap(keys, "a", clock)  # seat 1: pen; beetle beats pen
     ctrl.poll()
     view = session.view()
     assert view.table["last_round"] == ["beetle", "pen"] and view.table["holdings"][0]["beetle"] == 1
     tap(keys, "backspace", clock)
     ctrl.poll()
-    assert session.log == [Action.make("pick", 0, pick="beetle")] and keys.lit()["seat 0 LED"]
+    assert session.log == [Action.make("pick", 0, pick="beetle")] and keys.lit()["seat 1 LED"]
     ctrl.close()

@@ -30,7 +30,7 @@ def test_every_button_press_becomes_its_event(panel, press):
     for event, part, _button in panel.buttons():
         press(part.pin)
         assert panel.drain() == [event]
-    assert [str(e) for e, _, _ in panel.buttons()][:2] == ["seat 0 button 0", "seat 0 button 1"]
+    assert [str(e) for e, _, _ in panel.buttons()][:2] == ["seat 1 button 1", "seat 1 button 2"]
     assert {e.kind for e, _, _ in panel.buttons()} == {"seat", "confirm", "undo", "menu"}
 
 
@@ -95,8 +95,8 @@ def test_leds_and_buzzer_are_outputs(panel, mock_factory):
     panel.status_green.on()
     panel.buzzer.on()
     assert mock_factory.pin(23).state and mock_factory.pin(8).state and mock_factory.pin(18).state
-    assert panel.lit() == {"seat 0 LED": False, "seat 1 LED": False, "seat 2 LED": True,
-                           "seat 3 LED": False, "seat 4 LED": False, "green LED": True,
+    assert panel.lit() == {"seat 1 LED": False, "seat 2 LED": False, "seat 3 LED": True,
+                           "seat 4 LED": False, "seat 5 LED": False, "green LED": True,
                            "red LED": False, "buzzer": True}
     panel.all_off()
     assert not any(panel.lit().values())
@@ -124,7 +124,7 @@ def test_close_turns_off_and_releases_the_pins(mock_factory, clock):
 def test_a_busy_pin_names_the_part(mock_factory, clock):
     holder = LED(25)
     try:
-        with pytest.raises(PanelError, match=r"cannot set up the seat 4 LED on GPIO 25 \(pin 22\)"):
+        with pytest.raises(PanelError, match=r"cannot set up the seat 5 LED on GPIO 25 \(pin 22\)"):
             Panel(default_pinmap(), clock=clock)
     finally:
         holder.close()

@@ -74,60 +74,60 @@ def test_load_from_file_and_buzzer_is_optional(tmp_path):
     pm = load_pinmap(path)
     assert pm.seats == (SeatPins((2, 3), 14), SeatPins((4,), 15))
     assert pm.buzzer is None and pm.source == "two.toml"
-    assert [p.name for p in pm.parts()][:3] == ["seat 0 button 0", "seat 0 button 1", "seat 0 LED"]
+    assert [p.name for p in pm.parts()][:3] == ["seat 1 button 1", "seat 1 button 2", "seat 1 LED"]
 
 
 def test_a_pin_used_twice_names_both_lines():
     text = pins_text("[[seat]]\nbuttons = [2, 3, 4]\nled = 14\n\n[[seat]]\nbuttons = [17, 14]\nled = 15\n")
     message = error(text)
-    assert message == ("pins.toml, line 6: GPIO 14 is used twice: by seat 0 LED (line 3) "
-                       "and by seat 1 button 1")
+    assert message == ("pins.toml, line 6: GPIO 14 is used twice: by seat 1 LED (line 3) "
+                       "and by seat 2 button 2")
 
 
 def test_a_table_pin_clashing_with_a_seat():
     message = error(pins_text("[[seat]]\nbuttons = [2]\nled = 8\n"))
-    assert message.startswith("pins.toml, line 9: GPIO 8 is used twice: by seat 0 LED (line 3)")
+    assert message.startswith("pins.toml, line 9: GPIO 8 is used twice: by seat 1 LED (line 3)")
     assert "green LED" in message
 
 
 def test_a_pin_that_does_not_exist():
     message = error(pins_text("[[seat]]\nbuttons = [2, 99]\nled = 14\n"))
-    assert message.startswith("pins.toml, line 2: seat 0 button 1: GPIO 99 cannot be used")
+    assert message.startswith("pins.toml, line 2: seat 1 button 2: GPIO 99 cannot be used")
     assert "2 to 27" in message
 
 
 @pytest.mark.parametrize("pin", [0, 1, 28, 40, -3])
 def test_pins_outside_2_to_27_are_refused(pin):
     message = error(pins_text(f"[[seat]]\nbuttons = [2]\nled = {pin}\n"))
-    assert message.startswith(f"pins.toml, line 3: seat 0 LED: GPIO {pin} cannot be used")
+    assert message.startswith(f"pins.toml, line 3: seat 1 LED: GPIO {pin} cannot be used")
 
 
 @pytest.mark.parametrize("value", ['"GPIO17"', "3.5", "true", "[4]"])
 def test_a_pin_that_is_not_a_number(value):
     message = error(pins_text(f"[[seat]]\nbuttons = [2]\nled = {value}\n"))
-    assert message.startswith("pins.toml, line 3: seat 0 LED: a pin is a BCM GPIO number")
+    assert message.startswith("pins.toml, line 3: seat 1 LED: a pin is a BCM GPIO number")
 
 
 @pytest.mark.parametrize("seat", ["[[seat]]\nled = 14\n", "[[seat]]\nbuttons = []\nled = 14\n"])
 def test_a_seat_without_buttons(seat):
     text = pins_text("[[seat]]\nbuttons = [2]\nled = 15\n" + seat)
     line = 4 if "buttons = []" not in seat else 5
-    assert error(text).startswith(f"pins.toml, line {line}: seat 1 has no buttons")
+    assert error(text).startswith(f"pins.toml, line {line}: seat 2 has no buttons")
 
 
 def test_a_seat_with_four_buttons():
     message = error(pins_text("[[seat]]\nbuttons = [2, 3, 4, 5]\nled = 14\n"))
-    assert message.startswith("pins.toml, line 2: seat 0 has 4 buttons")
+    assert message.startswith("pins.toml, line 2: seat 1 has 4 buttons")
 
 
 def test_a_seat_without_led():
     message = error(pins_text("# comment\n[[seat]]\nbuttons = [2]\n"))
-    assert message.startswith("pins.toml, line 2: seat 0 has no led")
+    assert message.startswith("pins.toml, line 2: seat 1 has no led")
 
 
 def test_unknown_keys_and_sections_name_their_line():
     assert error(pins_text("[[seat]]\nbuttons = [2]\nledd = 14\n")).startswith(
-        "pins.toml, line 3: unknown key 'ledd' in [[seat]] (seat 0) (did you mean 'led'?)")
+        "pins.toml, line 3: unknown key 'ledd' in [[seat]] (seat 1) (did you mean 'led'?)")
     assert error(pins_text("[[seat]]\nbuttons = [2]\nled = 14\n", TABLE + "buzer = 18\n")).startswith(
         "pins.toml, line 11: unknown key 'buzer' in [table] (did you mean 'buzzer'?)")
     assert error(pins_text("[[seat]]\nbuttons = [2]\nled = 14\n[tabel]\nx = 1\n")).startswith(
@@ -154,16 +154,16 @@ def test_toml_syntax_error_names_its_line():
 def test_multi_line_arrays_and_comments_keep_line_numbers_right():
     text = pins_text('# a header = [1]\n[[seat]]\nbuttons = [\n  2,  # "led = 5"\n  3,\n]\n'
                      'led = 99  # [x]\n')
-    assert error(text).startswith("pins.toml, line 7: seat 0 LED: GPIO 99")
+    assert error(text).startswith("pins.toml, line 7: seat 1 LED: GPIO 99")
 
 
 def test_dotted_keys_are_located():
     table = "".join(f"table.{line}\n" for line in TABLE.splitlines()[2:])
     text = table.replace("table.confirm = 12", "table.confirm = 14") + "[[seat]]\nbuttons = [2]\nled = 14\n"
     assert error(text) == ("pins.toml, line 8: GPIO 14 is used twice: by confirm button (line 1) "
-                           "and by seat 0 LED")
+                           "and by seat 1 LED")
     assert error("[[seat]]\nbuttons = [2]\nled = 14\ntable.confirm = 3\n").startswith(
-        "pins.toml, line 4: unknown key 'table' in [[seat]] (seat 0)")
+        "pins.toml, line 4: unknown key 'table' in [[seat]] (seat 1)")
 
 
 def test_bounce_time_is_checked():
@@ -183,9 +183,9 @@ def test_bad_pin_map_is_a_companion_error_and_a_value_error():
 
 
 def test_pinmap_built_in_code_is_checked_too():
-    with pytest.raises(BadPinMap, match="GPIO 2 is used twice: by seat 0 button 0 and by confirm"):
+    with pytest.raises(BadPinMap, match="GPIO 2 is used twice: by seat 1 button 1 and by confirm"):
         PinMap((SeatPins((2,), 3),), confirm=2, undo=4, menu=5, status_green=6, status_red=7)
-    with pytest.raises(BadPinMap, match="seat 0 has 0 buttons"):
+    with pytest.raises(BadPinMap, match="seat 1 has 0 buttons"):
         PinMap((SeatPins((), 3),), confirm=2, undo=4, menu=5, status_green=6, status_red=7)
     with pytest.raises(BadPinMap, match="there are no seats"):
         PinMap((), confirm=2, undo=4, menu=5, status_green=6, status_red=7)

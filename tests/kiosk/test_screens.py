@@ -288,7 +288,7 @@ def test_pin_test_shows_presses_and_lights_each_led(kiosk_app, pump):
     settings.show_tab("pins")
     pump()
     parts = [name for name, _, _ in kiosk_app.panel_parts()]
-    assert "confirm button" in parts and "seat 0 button 0" in parts
+    assert "confirm button" in parts and "seat 1 button 1" in parts
     kiosk_app.start_pin_test()
     for key in ("q", "enter"):
         code = Keyboard.keycodes[key]
@@ -297,7 +297,7 @@ def test_pin_test_shows_presses_and_lights_each_led(kiosk_app, pump):
     end = time.monotonic() + 3  # the panel is polled 30 times a second: let that much time pass
     while len(kiosk_app.pin_presses) < 2 and time.monotonic() < end:
         pump(1)
-    assert kiosk_app.pin_presses == {"seat 0 button 0": 1, "confirm button": 1}
+    assert kiosk_app.pin_presses == {"seat 1 button 1": 1, "confirm button": 1}
     outputs = [name for name, _ in kiosk_app.panel_outputs()]
     kiosk_app.light_outputs(step=0)
     lit = []
