@@ -57,3 +57,19 @@ def test_missing_start_or_newer_format():
     start["format"] = 99
     with pytest.raises(BadLog, match="format 99"):
         replay(parse_lines([json.dumps(start), *lines[1:]]))
+
+
+def test_an_outcome_is_checked_by_its_facts_not_its_words():
+    """A log written when the words said "seat 2" for what is now "seat 3" still replays;
+    a changed winner in the same event does not."""
+    _, events = bot_game(make_game("yokir", 3), seed=1)
+    lines = [dumps(e) for e in events]
+    i = next(i for i, line in enumerate(lines) if '"why"' in line and '"winner"' in line)
+    event = json.loads(lines[i])
+    event["why"] = "the words of an older version, seats counted from 0"
+    lines[i] = json.dumps(event)
+    assert replay(parse_lines(lines)).ended
+    event["winner"] = (event["winner"] + 1) % 3
+    lines[i] = json.dumps(event)
+    with pytest.raises(BadLog, match=f"line {i + 1}: the log says"):
+        replay(parse_lines(lines))
