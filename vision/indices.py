@@ -26,7 +26,7 @@ come from the real photos in ../shared/realcards (benchmarks/results/real.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -72,6 +72,7 @@ class IndexCard:
     at: tuple[float, float]
     scale: float
     candidates: tuple[tuple[str, float], ...] = ()
+    marks: frozenset[int] = field(default=frozenset(), repr=False, compare=False)  # its ink marks
 
 
 @dataclass(frozen=True)
@@ -270,21 +271,25 @@ def find_index_cards(bgr: np.ndarray, g: Glyphs, p: IndexParams = IndexParams(),
         cands = tuple((g.codes[(r, s)], round(min(rs, ss), 3)) for r, rs in read.ranks[:2]
                       for s, ss in read.suits[:2] if (r, s) in g.codes)
         found.append(IndexCard(d.code, d.score, d.margin, quad, (float(at[0]), float(at[1])), float(scale),
-                               tuple(sorted(cands, key=lambda c: -c[1])[:3])))
+                               tuple(sorted(cands, key=lambda c: -c[1])[:3]), frozenset(ra + sb)))
     return _one_each(found)
 
 
-def _one_each(found: list[IndexCard]) -> list[IndexCard]:
-    """The best reading of each code; readings of different codes at one spot cancel."""
+def _one_each(found: list[IndexCard], lead: float = 0.05) -> list[IndexCard]:
+    """The best reading of each code. Two readings of different codes that share ink
+    marks, or lie at one spot, are one index read two ways (the "0" of a 10 over its
+    club can read as a 9): the clearly better one (by `lead`) stays, else neither."""
+    held: list[IndexCard] = []  # every reading not outdone, a code's repeats included
+    lost: set[str] = set()
+    for c in sorted(found, key=lambda c: -c.score):
+        rivals = [o for o in held if o.code != c.code and (
+            o.marks & c.marks or np.hypot(o.at[0] - c.at[0], o.at[1] - c.at[1]) < 6 * min(o.scale, c.scale))]
+        close = {o.code for o in rivals if o.score - c.score < lead}
+        if close:
+            lost |= close | {c.code}
+        elif not rivals:
+            held.append(c)
     best: dict[str, IndexCard] = {}
-    for c in found:
-        if c.code not in best or c.score > best[c.code].score:
-            best[c.code] = c
-    cards = list(best.values())
-    clash = set()
-    for i, c in enumerate(cards):
-        for o in cards[i + 1:]:
-            reach = 6.0 * min(c.scale, o.scale)  # about half an index's height
-            if np.hypot(c.at[0] - o.at[0], c.at[1] - o.at[1]) < reach:
-                clash |= {c.code, o.code}
-    return [c for c in cards if c.code not in clash]
+    for c in held:
+        best.setdefault(c.code, c)
+    return [c for code, c in best.items() if code not in lost]
