@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.words import render
+from companion.words import sentences
 from kiosk import theme
 
 _SEATS = re.compile(r"\b([Ss])eats? (\d+(?:(?:, | and | or )\d+)*)\b")
@@ -44,7 +44,7 @@ def verdict_words(verdict: Any, players: Sequence[str]) -> str:
     if words:
         def seat_name(index: int) -> str:
             return players[index] if 0 <= index < len(players) else f"seat {index + 1}"
-        return " ".join(render(w, seat_name) for w in words)
+        return sentences(words, seat_name)
     return name_seats(verdict.text, players)
 
 
