@@ -721,6 +721,62 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
                        params.whole_fit * size[0], support):
         if card.support >= 0.5 and _solid(found.bright, card.corners) >= params.min_solid:
             out.append(CardQuad(order_quad(card.corners, square), card.support, _reorder_seen(card, square)))
+    return out + _middle_cards(contour, (x0, y0), out, filled, grad, found, size, square, params)
+
+
+def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[CardQuad],
+                  filled: np.ndarray, grad: _Grad, found: Masks, size: tuple[float, float], square: bool,
+                  params: DetectParams) -> list[CardQuad]:
+    """Cards of a blob that show none of their corners as the blob's corners: the middle
+    card of a row of touching or overlapping cards, whose corners lie on the blob's
+    straight outline or under its neighbours. What the blob holds beyond the cards found
+    from corners, if a card's length long, is such a card: laid across it at the card's
+    width, against one side or the other (the other side under a neighbour) or centred,
+    whichever the image's edges back best."""
+    cw, ch = size
+    h, w = grad.gx.shape
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [contour.reshape(-1, 1, 2) - np.array(origin)], -1, 255, thickness=cv2.FILLED)
+    for c in cards:
+        cv2.fillConvexPoly(mask, np.rint(c.corners - np.array(origin)).astype(np.int32), 0)
+    k = _odd(0.08 * cw)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    rests, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[CardQuad] = []
+    for rest in rests:
+        if cv2.contourArea(rest) < 0.45 * cw * ch:
+            continue
+        box = cv2.boxPoints(cv2.minAreaRect(rest)).astype(np.float64) + np.array(origin)
+        sides = np.linalg.norm(box - box[ROLL[1]], axis=1)
+        i = 0 if sides[0] <= sides[1] else 1  # box[i] -> box[i + 1] is a short side
+        short, long_ = sides[i], sides[i + 1]
+        # a printed label or a neighbour's sliver may cling to it: up to 40 % more
+        if not (1 - params.size_tol) * ch <= long_ <= 1.4 * ch or not 0.45 * cw <= short <= 1.4 * cw:
+            continue
+        u = (box[i + 1] - box[i]) / short  # across the card
+        v = (box[(i + 2) % 4] - box[i + 1]) / long_  # along it
+        middle = box.mean(axis=0)
+        across, along = (short - cw) / 2, (long_ - ch) / 2
+        best: tuple[float, np.ndarray, np.ndarray] | None = None
+        for a, b in {(a, b) for a in (0.0, across, -across) for b in (0.0, along, -along)}:
+            c = middle + a * u + b * v
+            quad = order_quad(np.array([c - u * cw / 2 - v * ch / 2, c + u * cw / 2 - v * ch / 2,
+                                        c + u * cw / 2 + v * ch / 2, c - u * cw / 2 + v * ch / 2]), square)
+            per_side = _side_support(filled, grad, quad, params.edge_gradient)
+            if best is None or float(per_side.mean()) > best[0]:
+                best = (float(per_side.mean()), quad, per_side)
+        assert best is not None
+        backed, quad, per_side = best
+        # Its ends lie on the blob's outline; its long sides often only on other white
+        # cards, a faint edge or none: the ends must be plain, the sides need not be.
+        if min(per_side[0], per_side[2]) < 0.4 or max(per_side[0], per_side[2]) < 0.6 or backed < 0.3 \
+                or _solid(found.bright, quad) < params.min_solid:
+            continue
+        covered = [c.corners for c in cards]
+        seen = tuple(not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32),
+                                                  (float(p[0]), float(p[1])), True) > 1.0 for q in covered)
+                     for p in quad)
+        out.append(CardQuad(quad.astype(np.float32), min(1.0, backed), seen))  # type: ignore[arg-type]
     return out
 
 

@@ -148,22 +148,6 @@ def top_down(image: np.ndarray, H: np.ndarray, size_mm: tuple[float, float], px_
     return cv2.warpPerspective(image, S @ H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def view_maps(H: np.ndarray, size_mm: tuple[float, float], px_per_mm: float, margin_mm: float = 0.0
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """Remap maps (fixed-point CV_16SC2, the fastest form for cv2.remap) that make the
-    same view as `top_down` with the same arguments: worth it when the mapping holds
-    for many frames."""
-    m = margin_mm * px_per_mm
-    S = np.array([[px_per_mm, 0.0, m], [0.0, px_per_mm, m], [0.0, 0.0, 1.0]])
-    w = round((size_mm[0] + 2 * margin_mm) * px_per_mm)
-    h = round((size_mm[1] + 2 * margin_mm) * px_per_mm)
-    # initUndistortRectifyMap inverts "newCameraMatrix" for every output pixel: with no
-    # distortion and an identity camera matrix, that is the frame pixel the view's pixel
-    # comes from (vision.calibration.warp_maps does the same through a real lens).
-    return cv2.initUndistortRectifyMap(np.eye(3), None, None, S @ np.asarray(H, np.float64), (w, h),
-                                       cv2.CV_16SC2)
-
-
 def mat_only(view: np.ndarray, size_mm: tuple[float, float], ppm: float, margin_mm: float,
              inset_mm: float, reach_px: float) -> np.ndarray:
     """The top-down view with everything outside the mat's printed area (from `inset_mm`
