@@ -247,14 +247,48 @@ def test_feed_delivers_the_latest_frame_scaled_and_in_rgb():
     assert not feed.running
 
 
-def test_feed_paces_a_fast_source():
+class FakeClock:
+    """The feed's time, moved only by its waits: `until` seconds in, the feed is stopped."""
+
+    def __init__(self, until: float) -> None:
+        self.now, self.until = 0.0, until
+        self.stopped = threading.Event()
+
+    def monotonic(self) -> float:
+        return self.now
+
+    # the feed's stop event: waiting moves the clock instead of sleeping
+    def wait(self, seconds: float) -> bool:
+        self.now += seconds
+        if self.now >= self.until - 1e-9:
+            self.stopped.set()
+        return self.stopped.is_set()
+
+    def set(self) -> None:
+        self.stopped.set()
+
+    def clear(self) -> None:
+        self.stopped.clear()
+
+    def is_set(self) -> bool:
+        return self.stopped.is_set()
+
+
+def test_feed_paces_a_fast_source(monkeypatch):
+    """A source that gives frames as fast as it can is read at max_fps: in half a second
+    of the feed's (injected) clock, 10 frames at 20 frames a second, never hundreds."""
+    import runtime.feed as feed_module
+
+    clock = FakeClock(until=0.5)
+    monkeypatch.setattr(feed_module, "time", clock)
     source = FakeSource()
     feed = CameraFeed(FeedConfig("fake", max_fps=20), opener=source,
                       recognition=lambda c: (None, ""))
+    feed._stop = clock
     feed.start()
-    time.sleep(0.5)
-    feed.stop()
-    assert 2 <= feed.frames <= 14  # about 10 at 20 frames a second, never hundreds
+    assert clock.stopped.wait(10.0)  # real time only bounds a broken feed
+    assert feed.stop(timeout=5.0)
+    assert feed.frames == 10 and clock.now == pytest.approx(0.5)
 
 
 def test_feed_reports_no_camera_when_the_source_cannot_open():
