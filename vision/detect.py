@@ -758,7 +758,9 @@ def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[Card
         middle = box.mean(axis=0)
         across, along = (short - cw) / 2, (long_ - ch) / 2
         best: tuple[float, np.ndarray, np.ndarray] | None = None
-        for a, b in {(a, b) for a in (0.0, across, -across) for b in (0.0, along, -along)}:
+        # centred first: where the edges tell nothing (white on white), the middle is likeliest
+        for a, b in sorted({(a, b) for a in (0.0, across, -across) for b in (0.0, along, -along)},
+                           key=lambda s: (abs(s[0]) + abs(s[1]), s)):
             c = middle + a * u + b * v
             quad = order_quad(np.array([c - u * cw / 2 - v * ch / 2, c + u * cw / 2 - v * ch / 2,
                                         c + u * cw / 2 + v * ch / 2, c - u * cw / 2 + v * ch / 2]), square)

@@ -100,6 +100,31 @@ def test_touching_cards_are_two_cards():
         assert np.abs(nearest(quads, truth) - truth).max() < 2.5
 
 
+@pytest.mark.parametrize("middle_on_top", [True, False])
+def test_the_middle_card_of_a_touching_row_is_found(middle_on_top):
+    """None of its corners is a corner of the row's shape: it is what the row holds beyond
+    the two cards found from their corners."""
+    img = table(460)
+    step = CARD_PX[0] - 4  # each card overlaps its neighbour by 4 px
+    spots = [(230 - step, 160), (230 + step, 160), (230, 160)]
+    if not middle_on_top:
+        spots = spots[2:] + spots[:2]
+    truths = {spot: put(img, code, spot, 0) for code, spot in zip(("4S", "9D", "KC"), spots, strict=True)}
+    quads = find_cards(grey(img), ASPECT, CARD_PX)
+    assert len(quads) == 3
+    middle = truths[(230, 160)]
+    # white on white shows no edge between the cards: across the row the middle one is
+    # only placed within the 8 px hidden under or lying over its neighbours; along the
+    # row (its ends, on the row's outline) to the pixel
+    err = np.abs(nearest(quads, middle) - middle)
+    assert err[:, 0].max() < 6.0 and err[:, 1].max() < 1.0
+    # and a row of two is still two cards
+    img = table(460)
+    put(img, "4S", (230 - step / 2, 160), 0)
+    put(img, "9D", (230 + step / 2, 160), 0)
+    assert len(find_cards(grey(img), ASPECT, CARD_PX)) == 2
+
+
 def test_a_card_partly_under_another_is_found_with_its_hidden_corners_inferred():
     img = table()
     under = put(img, "9C", (180, 150), 10)
