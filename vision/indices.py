@@ -26,7 +26,7 @@ come from the real photos in ../shared/realcards (benchmarks/results/real.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -56,7 +56,19 @@ class IndexParams:
     quiet: float = 0.50  # at most this share of ink above the index, below the card's edge
     red_above: float = 0.45  # as vision.identify.IdentifyParams
     black_below: float = 0.15
+    #: a pair of marks is a rank and a suit when each holds this share of the deck's
+    #: sample ink (lower, upper) at the scale the pair gives
+    ink_area: tuple[float, float] = (0.3, 1.3)
     max_reads: int = 400  # full reads per image, at most (a bound on the time of a cluttered photo)
+    # Generic glyphs of a deck never taught (vision.generic): benchmarks/results/real.md, "Untaught".
+    untaught_score: float = 0.70
+    untaught_margin: float = 0.06
+    untaught_coarse: float = 0.45
+
+    def untaught(self) -> IndexParams:
+        """These parameters with the untaught thresholds in place of the taught ones."""
+        return replace(self, min_score=self.untaught_score, min_margin=self.untaught_margin,
+                       coarse=self.untaught_coarse)
 
 
 @dataclass(frozen=True)
@@ -84,30 +96,54 @@ class _Marks:
     fill: np.ndarray  # area over box area
 
 
-_GEOMETRY: dict[int, tuple[Glyphs, np.ndarray, np.ndarray]] = {}
+@dataclass(frozen=True)
+class IndexShape:
+    """What a deck's corner index looks like, from its samples: where the ink of the
+    rank glyph and of the suit pip is centred in the corner (mm), and how much ink they
+    hold (mm², the least and the most of any rank or suit, of the softened samples: a
+    photo's sharp marks hold about 0.7 of it)."""
+
+    rank: np.ndarray
+    suit: np.ndarray
+    rank_area: tuple[float, float]
+    suit_area: tuple[float, float]
+
+
+_SHAPES: dict[int, tuple[Glyphs, IndexShape]] = {}
+
+
+def index_shape(g: Glyphs) -> IndexShape:
+    """The deck's index shape (worked out once per Glyphs)."""
+    hit = _SHAPES.get(id(g))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+
+    def measure(samples, box) -> tuple[np.ndarray, tuple[float, float]]:
+        centres, areas = [], []
+        for stack in samples.values():
+            mine = []
+            for s in stack:
+                ink = s > 0.3 * max(float(s.max()), 1e-6)
+                w = np.where(ink, s, 0.0)
+                ys, xs = np.indices(s.shape)
+                total = max(float(w.sum()), 1e-6)
+                centres.append(((xs * w).sum() / total, (ys * w).sum() / total))
+                mine.append(float(ink.sum()) / GLYPH_PPM ** 2)
+            areas.append(float(np.median(mine)))
+        c = np.mean(centres, axis=0) / GLYPH_PPM
+        return np.array([box[0] + c[0], box[1] + c[1]]), (min(areas), max(areas))
+
+    rank, rank_area = measure(g.ranks, g.layout.rank)
+    suit, suit_area = measure(g.suits, g.layout.suit)
+    shape = IndexShape(rank, suit, rank_area, suit_area)
+    _SHAPES[id(g)] = (g, shape)
+    return shape
 
 
 def centres_mm(g: Glyphs) -> tuple[np.ndarray, np.ndarray]:
-    """Where the ink of the rank glyph and of the suit pip is centred in the corner (mm),
-    on average over the deck's samples."""
-    hit = _GEOMETRY.get(id(g))
-    if hit is not None and hit[0] is g:
-        return hit[1], hit[2]
-
-    def centre(samples: dict, box) -> np.ndarray:
-        out = []
-        for stack in samples.values():
-            for s in stack:
-                w = np.where(s > 0.3 * max(float(s.max()), 1e-6), s, 0.0)
-                ys, xs = np.indices(s.shape)
-                total = max(float(w.sum()), 1e-6)
-                out.append(((xs * w).sum() / total, (ys * w).sum() / total))
-        c = np.mean(out, axis=0) / GLYPH_PPM
-        return np.array([box[0] + c[0], box[1] + c[1]])
-
-    rank, suit = centre(g.ranks, g.layout.rank), centre(g.suits, g.layout.suit)
-    _GEOMETRY[id(g)] = (g, rank, suit)
-    return rank, suit
+    """Where the ink of the rank glyph and of the suit pip is centred in the corner (mm)."""
+    shape = index_shape(g)
+    return shape.rank, shape.suit
 
 
 def ink_marks(bgr: np.ndarray, p: IndexParams = IndexParams()) -> _Marks:
@@ -238,7 +274,10 @@ def find_index_cards(bgr: np.ndarray, g: Glyphs, p: IndexParams = IndexParams(),
     read. Two different readings of one spot cancel each other."""
     if bgr.ndim == 2:
         bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    if getattr(g, "generic", False):
+        p = p.untaught()
     m = ink_marks(bgr, p)
+    shape = index_shape(g)
     means = ({r: s.mean(axis=0) for r, s in g.ranks.items()}, {s: v.mean(axis=0) for s, v in g.suits.items()})
     tried: set[tuple] = set()
     found: list[IndexCard] = []
@@ -256,7 +295,9 @@ def find_index_cards(bgr: np.ndarray, g: Glyphs, p: IndexParams = IndexParams(),
         tried.add((ra, sb))
         rank_area = m.area[list(ra)].sum() / scale ** 2
         suit_area = m.area[list(sb)].sum() / scale ** 2
-        if scale < min_card or not (8 <= rank_area <= 45 and 8 <= suit_area <= 40):
+        lo, hi = p.ink_area
+        if scale < min_card or not (lo * shape.rank_area[0] <= rank_area <= hi * shape.rank_area[1]
+                                    and lo * shape.suit_area[0] <= suit_area <= hi * shape.suit_area[1]):
             continue
         at = np.average(m.centres[list(ra)], axis=0, weights=m.area[list(ra)])
         if skip and _inside(at, skip):
