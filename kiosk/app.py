@@ -436,16 +436,17 @@ class CompanionApp(App):
     # -- the camera's own calibration (ChArUco) -------------------------------------------
     def calibration_start(self) -> None:
         """Calibrate the camera's lens: views of the printed board are collected from the
-        camera's frames until `calibration_finish`."""
+        camera's frames (the progress in `calibration`) until `calibration_finish`."""
+        self.message = ""
         self._do(self.table.calibration_start)
-
-    def calibration_take(self) -> None:
-        """Add the latest camera frame as a view of the board."""
-        self._do(self.table.calibration_take)
 
     def calibration_finish(self) -> bool:
         """Solve and save the calibration, or refuse it with the numbers (as the CLI)."""
         return self._do(self.table.calibration_finish, failed=False) is not False
+
+    def calibration_words(self) -> str:
+        """The calibration's progress in words, for the settings screen."""
+        return self.table.calibration.line() if self.table.calibration is not None else ""
 
     def calibration_cancel(self) -> None:
         self._do(self.table.calibration_cancel)

@@ -18,8 +18,8 @@ from kiosk import theme
 from kiosk.text import escape
 from kiosk.widgets import Para, Toggle
 
-TABS = ("camera", "calibrate", "teach", "pins")
-CAMERA_TABS = ("camera", "calibrate", "teach")
+TABS = ("camera", "calibrate", "lens", "teach", "pins")
+CAMERA_TABS = ("camera", "calibrate", "lens", "teach")
 #: Sources offered with one tap (any other can be typed).
 PRESETS = (("Synthetic table", "synthetic"), ("Pi camera", "picamera2"), ("USB camera", "cv:0"),
            ("No camera", "none"))
@@ -72,8 +72,12 @@ class SettingsScreen(Screen):
 
     def on_leave(self, *_: Any) -> None:
         app = App.get_running_app()
+        if app is None:  # the app is being torn down
+            return
         if app.teach:
             app.teach_stop()
+        if app.calibration:
+            app.calibration_cancel()
 
     def show_tab(self, tab: str) -> None:
         if tab not in TABS:
@@ -136,6 +140,21 @@ class SettingsScreen(Screen):
                                    presses=app.pin_presses.get(name, 0)))
         for name, where in app.panel_outputs():
             box.add_widget(PartRow(name=name, where=where, output=True))
+
+    def lens_text(self, progress: dict[str, Any]) -> str:
+        """The lens calibration's progress in words: views, coverage, error, and what next."""
+        if not progress:
+            return ("[b]Wide lens?[/b] Print the board (companion camera board -o board.pdf), tap Start, "
+                    "then move the board under the camera: into every part of the view, and tilted.")
+        error = "-" if progress["error"] is None else f"{progress['error']:.2f} px"
+        text = (f"Views [b]{progress['views']}[/b] of {progress['target']} ({progress['minimum']} at "
+                f"least) | frame covered [b]{progress['coverage']:.0%}[/b] | error [b]{error}[/b] "
+                f"(limit {progress['limit']:g} px)\n{escape(progress['reason'])}")
+        if progress["hint"]:
+            text += f": {escape(progress['hint'])}"
+        if progress["done"]:
+            text += "\n[b]Enough views:[/b] tap Finish to keep the calibration."
+        return text
 
     def corner_prompt(self, count: int) -> str:
         """What to tap next on the calibration picture."""

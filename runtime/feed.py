@@ -255,6 +255,7 @@ class CameraFeed:
         self._detail = f"opening {config.source}"
         self.frames = 0  # frames read, for the settings screen and tests
         self.keep_full = False  # keep each full-size frame too (teaching a deck needs it)
+        self.camera = ""  # the opened camera's calibration name, once open
         self.dropped_observations = 0
         self._last_failure = ""
 
@@ -377,6 +378,9 @@ class CameraFeed:
             source = opener(self.config.source)
         except Exception as exc:
             raise CameraUnavailable(f"cannot open {self.config.source}: {exc}") from None
+        # the name the camera's lens calibration is kept under (vision.sources.calibrated)
+        self.camera = str(getattr(source, "camera_id", None) or getattr(source, "name", None)
+                          or self.config.source)
         release_memory()  # what opening took and gave back (the synthetic table's set-up)
         with _as_context(source) as frames:
             next_due = time.monotonic()

@@ -29,6 +29,7 @@ from companion.session import Session
 from companion.storage import GameRecord, PlayerRating, Store
 from companion.viewmodel import Verdict, ViewModel
 from runtime import prefs as prefs_mod
+from runtime.calibrate import LensCalibration
 from runtime.feed import NO_CAMERA, OFF, STARTING, CameraFeed, FeedConfig
 from runtime.panel import PinTest, open_panel
 from runtime.teach import DeckTeaching, Learned
@@ -92,7 +93,8 @@ class Table:
         self.teaching: DeckTeaching | None = None
         self.teach_sheet = ""
         self._learned: Learned | None = None
-        self.calibration: Any = None
+        self.calibration: LensCalibration | None = None
+        self._offered_shot: Any = None
         self._pending_view: ViewModel | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self.make_feed: Callable[[FeedConfig], Any] = self.default_feed
@@ -255,6 +257,7 @@ class Table:
             self._took_learned(learned)
         if self.pin_test is not None:
             self.pin_test.tick(self.clock())
+        self._offer_calibration()
 
     # -- the camera ------------------------------------------------------------------
     def resolved_source(self) -> str:
@@ -286,6 +289,8 @@ class Table:
 
     def feed_config(self) -> FeedConfig:
         source = self.resolved_source()
+        if self.calibration is not None:
+            source = raw_source(source)
         return FeedConfig(source, game=self.game_name or None,
                           players=len(self.session.players) if self.session else None,
                           deck=self.deck_in_play(), corners=tuple(tuple(p) for p in self.corners),
@@ -493,6 +498,55 @@ class Table:
             except TableError as exc:
                 self.message = str(exc)
 
+    # -- the camera's lens calibration (ChArUco) -----------------------------------------
+    def calibration_start(self, **limits: Any) -> None:
+        """Calibrate the camera's lens: the camera reopens without any stored calibration
+        and keeps full frames, and each new frame is offered to the calibration (`pump`).
+        `limits`: target_views, min_views, max_error_px (the CLI's defaults otherwise)."""
+        if self.camera_source == prefs_mod.NO_CAMERA:
+            raise TableError("No camera to calibrate: choose a camera source first")
+        self.calibration_cancel()
+        self.calibration = LensCalibration(self.camera_source, wake=self.wake,
+                                           background=limits.pop("background", True), **limits)
+        self.restart_camera(wanted=True)
+        if self.feed is not None:
+            self.feed.keep_full = True
+
+    def _offer_calibration(self) -> None:
+        run, feed = self.calibration, self.feed
+        if run is None or feed is None:
+            return
+        if getattr(feed, "camera", ""):
+            run.calibrator.camera = run.camera = feed.camera
+        shot = feed.latest()
+        if shot is not None and shot is not self._offered_shot and shot.full is not None:
+            self._offered_shot = shot
+            run.offer(shot.full)
+
+    def calibration_finish(self) -> str:
+        """Keep the calibration (the camera then reopens straightened by it) and say so;
+        TableError with the numbers when it is refused (the one stored before stays)."""
+        run = self.calibration
+        if run is None:
+            raise TableError("No lens calibration is running")
+        self._offer_calibration()
+        outcome = run.finish()
+        self.calibration = None
+        self._offered_shot = None
+        self.restart_camera()
+        if not outcome.ok:
+            raise TableError(outcome.text)
+        self.message = outcome.text
+        return outcome.path
+
+    def calibration_cancel(self) -> None:
+        """Stop calibrating; nothing is kept."""
+        run, self.calibration = self.calibration, None
+        self._offered_shot = None
+        if run is not None:
+            run.close()
+            self.restart_camera()
+
     # -- the panel: buttons and LEDs -----------------------------------------------------
     def _open_controller(self) -> None:
         if self.panel is None or self.session is None:
@@ -565,6 +619,9 @@ class Table:
     # -- the end ---------------------------------------------------------------------
     def close(self) -> None:
         """Stop the camera, let go of the session, close the panel."""
+        if self.calibration is not None:
+            self.calibration.close()
+            self.calibration = None
         self.stop_camera()
         self.detach()
         if self.panel is not None:
@@ -572,3 +629,12 @@ class Table:
                 self.panel.close()
             except Exception:
                 log.exception("closing the panel failed")
+
+
+def raw_source(uri: str) -> str:
+    """`uri` with no lens calibration applied (for calibrating the lens itself): cameras
+    and the synthetic table take `calibration=none`; files and folders are read raw."""
+    scheme = uri.partition(":")[0].strip().lower()
+    if scheme not in ("picamera2", "cv", "synthetic") or "calibration=" in uri:
+        return uri
+    return uri + ("&" if "?" in uri else "?") + "calibration=none"

@@ -87,6 +87,7 @@ class ProcessFeed:
         self._finalizer: Any = None
         self._early: list[tuple[Any, ...]] = []
         self.frames = 0
+        self.camera = ""  # the opened camera's calibration name, once known
         self.dropped_observations = 0
         self.pid: int | None = None  # the child's, for the memory benchmark
 
@@ -244,7 +245,7 @@ class ProcessFeed:
                     session.withdraw(message[1])
             elif kind == "frame":
                 (_, slot, shape, index, t, annotations, observations, questions, full_shape,
-                 status, detail, count) = message
+                 status, detail, count, self.camera) = message
                 image = None
                 if slot is not None:
                     n = int(np.prod(shape))
@@ -361,7 +362,7 @@ def serve(config: FeedConfig, frames_name: str, slot_size: int, full_name: str, 
                                            full, full_size, free, np))
             elif observations or questions:
                 results.put(("frame", None, (0,), 0, 0.0, (), observations, questions, None,
-                             feed.status, feed.detail, feed.frames))
+                             feed.status, feed.detail, feed.frames, feed.camera))
             elif (feed.status, feed.detail) != said:
                 results.put(("status", feed.status, feed.detail))
             said = (feed.status, feed.detail)
@@ -397,7 +398,7 @@ def _frame_message(shot: Shot, observations: list[Any], questions: list[Any], fe
         np.ndarray(big.shape, np.uint8, full.buf)[...] = big
         full_shape = big.shape
     return ("frame", slot, image.shape, shot.index, shot.t, shot.annotations, observations, questions,
-            full_shape, feed.status, feed.detail, feed.frames)
+            full_shape, feed.status, feed.detail, feed.frames, feed.camera)
 
 
 def _attach(name: str) -> shared_memory.SharedMemory:
