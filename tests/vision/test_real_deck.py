@@ -187,3 +187,31 @@ def test_bad_teaching_photos_are_refused_by_name_and_nothing_is_taken_from_them(
         assert f'"{code_}"' not in manifest
     assert (tmp_path / "sheet.png").is_file() and "wrote the contact sheet" in out
     assert cv2.imread(str(tmp_path / "sheet.png")) is not None
+
+
+@needs_real
+def test_cards_without_a_whole_outline_are_read_by_their_corner_index(data_dir, tmp_path):
+    """A card cut by the picture's edge, one half under a cable, one at the edge of a
+    crowd: the outlines miss them, their corner indices do not (vision.indices)."""
+    from vision.pipeline import PipelineParams, Recognizer
+    from vision.templates import deck_templates
+
+    choice = rp.teaching(REAL)
+    learn.learn_from_dir("bicycle", "standard", rp.teach_folder(REAL, {c: choice[c] for c in TAUGHT},
+                                                                tmp_path / "teach"))
+    templates = deck_templates("bicycle")
+    photos = rp.photos(REAL)
+    outlines_only = rp.Tally()
+    with_indices = rp.Tally()
+    for file in INDEX_ONLY:
+        image = cv2.imread(str(REAL / "train" / file))
+        runs = ((outlines_only, PipelineParams(indices=False)), (with_indices, PipelineParams()))
+        for tally, params in runs:
+            seen = Recognizer("bicycle", templates=templates, params=params).see(image)
+            tally.add(photos[file], [(c.code, c.corners_px) for c in seen.cards])
+    assert with_indices.wrong == 0
+    assert with_indices.right >= outlines_only.right + 2
+
+
+#: Photos where a taught card has no whole outline (cut by the edge, crossed, crowded).
+INDEX_ONLY = ("IMG_2512.JPG", "IMG_2523.JPG", "IMG_2526.JPG")
