@@ -43,9 +43,11 @@ def sweep(folder: Path, test: list[rp.Photo], deck: str, templates) -> dict:
             readings.append((reading, vi.quiet_above(image, reading.corners, g)))
         per_photo.append((photo, cards, readings))
 
-    def tally(score: float, lead: float, quiet: float) -> rp.Tally:
+    def tally(score: float, lead: float, quiet: float, source: str = "") -> rp.Tally:
         t = rp.Tally()
         for photo, cards, readings in per_photo:
+            if not photo.file.startswith(source):
+                continue
             have = {c for c, _ in cards if c}
             plain = [r for r, q in readings if r.score >= score and r.margin >= lead and q <= quiet]
             kept = vi._one_each(plain)
@@ -65,7 +67,13 @@ def sweep(folder: Path, test: list[rp.Photo], deck: str, templates) -> dict:
         for r, _q in readings:
             if not any(b.code == r.code and rp._cover(r.corners, b.box) >= 0.3 for b in photo.boxes):
                 wrong_scores.append(round(min(r.score, 1.0), 3))
+    by_source = {}
+    sources = (("IMG_", "phone (the camera taught with)"), ("cam_", "webcam (never taught with)"))
+    for source, name in sources:
+        t = tally(chosen.min_score, chosen.min_margin, chosen.quiet, source)
+        by_source[name] = {"cards": t.boxes, "right": t.right, "wrong": t.wrong, "recall": round(t.recall, 4)}
     return {"chosen": {"score": chosen.min_score, "lead": chosen.min_margin, "quiet": chosen.quiet},
+            "by_source": by_source,
             "best_wrong_score": max(wrong_scores, default=None), "wrong_readings": len(wrong_scores),
             "points": points}
 
@@ -99,4 +107,8 @@ def markdown(s: dict) -> list[str]:
         mark = " **(chosen)**" if at else ""
         out.append(f"| {p['score']} | {p['lead']} | {p['quiet']} | {p['right']} | {p['wrong']} | "
                    f"{p['precision']} | {p['recall']}{mark} |")
+    out += ["", "At the chosen point, by camera:", "", "| photos | cards | right | wrong | recall |",
+            "|---|---|---|---|---|"]
+    for name, r in s["by_source"].items():
+        out.append(f"| {name} | {r['cards']} | {r['right']} | {r['wrong']} | {r['recall']} |")
     return [*out, ""]
