@@ -95,6 +95,7 @@ class Shot:
     t: float
     annotations: tuple[Annotation, ...] = ()
     full: Any = None  # the source's BGR frame, kept only while `CameraFeed.keep_full` is on
+    captured: float = 0.0  # time.monotonic() when the source gave the frame (the latency benchmark)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -383,22 +384,24 @@ class CameraFeed:
                           or self.config.source)
         release_memory()  # what opening took and gave back (the synthetic table's set-up)
         with _as_context(source) as frames:
+            reading = iter(frames)
             next_due = time.monotonic()
-            for frame in frames:
-                if self._stop.is_set():
-                    return False
+            while not self._stop.is_set():
                 # A source faster than `max_fps` (the synthetic table renders as fast as it
-                # can) is paced, so the feed never takes more than its share of the CPU.
+                # can) is paced, so the feed never takes more than its share of the CPU. The
+                # wait comes before the read: a frame is worked on as soon as it is taken.
                 wait = next_due - time.monotonic()
                 if wait > 0 and self._stop.wait(wait):
                     return False
-                next_due = max(next_due + period, time.monotonic())
-                self._frame(frame, recognition, why)
-                if self._stop.is_set():
-                    return False
-        return True
+                frame = next(reading, None)
+                if frame is None:
+                    return True
+                captured = time.monotonic()
+                next_due = max(next_due + period, captured)
+                self._frame(frame, recognition, why, captured)
+            return False
 
-    def _frame(self, frame: Any, recognition: Recognition | None, why: str) -> None:
+    def _frame(self, frame: Any, recognition: Recognition | None, why: str, captured: float = 0.0) -> None:
         image = getattr(frame, "image", frame)
         annotations: list[Annotation] = []
         observations: list[Observation] = []
@@ -415,7 +418,7 @@ class CameraFeed:
         shot = Shot(display, int(getattr(frame, "index", self.frames)), float(getattr(frame, "t", 0.0)),
                     tuple(Annotation(tuple((x * scale, y * scale) for x, y in a.points), a.label, a.state)
                           for a in annotations),
-                    image if self.keep_full else None)
+                    image if self.keep_full else None, captured)
         with self._lock:
             self._latest = shot
             self.frames += 1

@@ -245,7 +245,7 @@ class ProcessFeed:
                     session.withdraw(message[1])
             elif kind == "frame":
                 (_, slot, shape, index, t, annotations, observations, questions, full_shape,
-                 status, detail, count, self.camera) = message
+                 status, detail, count, self.camera, captured) = message
                 image = None
                 if slot is not None:
                     n = int(np.prod(shape))
@@ -260,7 +260,7 @@ class ProcessFeed:
                     del view
                 with self._lock:
                     if image is not None:
-                        self._latest = Shot(image, index, t, annotations, big)
+                        self._latest = Shot(image, index, t, annotations, big, captured)
                     self.frames = count
                     for o in observations:
                         if len(self._observations) >= MAX_PENDING_OBSERVATIONS:
@@ -362,7 +362,7 @@ def serve(config: FeedConfig, frames_name: str, slot_size: int, full_name: str, 
                                            full, full_size, free, np))
             elif observations or questions:
                 results.put(("frame", None, (0,), 0, 0.0, (), observations, questions, None,
-                             feed.status, feed.detail, feed.frames, feed.camera))
+                             feed.status, feed.detail, feed.frames, feed.camera, 0.0))
             elif (feed.status, feed.detail) != said:
                 results.put(("status", feed.status, feed.detail))
             said = (feed.status, feed.detail)
@@ -398,7 +398,7 @@ def _frame_message(shot: Shot, observations: list[Any], questions: list[Any], fe
         np.ndarray(big.shape, np.uint8, full.buf)[...] = big
         full_shape = big.shape
     return ("frame", slot, image.shape, shot.index, shot.t, shot.annotations, observations, questions,
-            full_shape, feed.status, feed.detail, feed.frames, feed.camera)
+            full_shape, feed.status, feed.detail, feed.frames, feed.camera, shot.captured)
 
 
 def _attach(name: str) -> shared_memory.SharedMemory:
