@@ -426,7 +426,6 @@ def pi_speed(frames: int, seed: int) -> dict:
 
     from companion.cards import get_deck
     from vision.mats import get_mat
-    from vision.pipeline import Recognizer
     from vision.synthetic import Degradations, Placement, Scene, SyntheticCamera
     from vision.templates import deck_templates
 
@@ -453,40 +452,68 @@ def pi_speed(frames: int, seed: int) -> dict:
             one_off = [camera.render(Scene(mat, deck, placements[:k] + placements[k + 1:]), i / 30)[0]
                        for i, k in enumerate(range(0, 8))]
 
-            def timed(rec, images, start_index):
-                times = []
-                for i, image in enumerate(images):
-                    t0 = time.process_time()
-                    rec.process(image, (start_index + i) / 30, start_index + i)
-                    times.append(time.process_time() - t0)
-                return times
-
-            # cold: a recognizer that has found the mat on an empty table, then every card at once
-            cold = []
-            for i in range(max(3, frames // 30)):
-                rec = Recognizer(deck, mat, templates=templates)
-                rec.process(empty, 0.0, 0)
-                cold += timed(rec, [full[i % len(full)]], 1)
-            rec = Recognizer(deck, mat, templates=templates)
-            timed(rec, full * 2, 0)  # settle: every card known
-            still = timed(rec, [full[i % len(full)] for i in range(frames)], 100)
-            skipped = rec.still_frames
-            # one card changed: the table alternates with one card away, a different one each time
-            changing = [one_off[i % len(one_off)] if i % 2 else full[i % len(full)] for i in range(frames)]
-            changed = timed(rec, changing, 100 + frames)
-            row = {}
-            for name, ts in (("still", still), ("one_changed", changed), ("cold", cold)):
-                ms = max(float(np.mean(ts)) * 1000, 1e-3)
-                row[name] = {"ms_mean": round(ms, 2), "ms_median": round(float(np.median(ts)) * 1000, 2),
-                             "fps": round(1000 / ms, 1), "camera_ratio": round(1000 / ms / camera_fps, 2)}
-            row["camera_fps"] = camera_fps
-            row["still_frames_skipped"] = skipped
-            row["targets_met"] = _targets_met(mode, cards, row)
-            out[f"{mode}/{cards}"] = row
-            print(f"  {mode:<10} {cards:>2} cards  still {row['still']['fps']} f/s "
-                  f"({skipped}/{frames} skipped)  one changed {row['one_changed']['fps']} f/s  "
-                  f"cold {row['cold']['ms_mean']} ms", flush=True)
+            for lores in (False, True):
+                key = f"{mode}/{cards}" + ("/lores" if lores else "")
+                out[key] = _pi_row(deck, mat, templates, empty, full, one_off, frames, camera_fps, lores)
+                row = out[key]
+                row["targets_met"] = _targets_met(mode, cards, row)
+                how = " lores" if lores else "      "
+                print(f"  {mode:<10} {cards:>2} cards{how}  still {row['still']['fps']} "
+                      f"f/s ({row['still_frames_skipped']}/{frames} skipped)  one changed "
+                      f"{row['one_changed']['fps']} f/s  cold {row['cold']['ms_mean']} ms", flush=True)
     return out
+
+
+def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps: float, lores: bool) -> dict:
+    """One row of `pi_speed`: still, one card changed and cold frames. With `lores`, each
+    frame comes as the Pi camera gives it: a half-size grey copy (its lores stream's Y
+    plane, made beforehand as the camera's ISP makes it) and the full frame on demand."""
+    import cv2
+    import numpy as np
+
+    from vision.pipeline import Recognizer
+
+    def small(image):
+        h, w = image.shape[:2]
+        half = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        return cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
+
+    prepared = {id(im): small(im) for im in (empty, *full, *one_off)} if lores else {}
+
+    def timed(rec, images, start_index):
+        times = []
+        for i, image in enumerate(images):
+            t0 = time.process_time()
+            if lores:
+                rec.process(lambda image=image: image, (start_index + i) / 30, start_index + i,
+                            lores=prepared[id(image)])
+            else:
+                rec.process(image, (start_index + i) / 30, start_index + i)
+            times.append(time.process_time() - t0)
+        return times
+
+    # cold: a recognizer that has found the mat on an empty table, then every card at once
+    cold = []
+    for i in range(max(3, frames // 30)):
+        rec = Recognizer(deck, mat, templates=templates)
+        timed(rec, [empty], 0)
+        cold += timed(rec, [full[i % len(full)]], 1)
+    rec = Recognizer(deck, mat, templates=templates)
+    timed(rec, full * 2, 0)  # settle: every card known
+    before = rec.still_frames
+    still = timed(rec, [full[i % len(full)] for i in range(frames)], 100)
+    skipped = rec.still_frames - before
+    # one card changed: the table alternates with one card away, a different one each time
+    changing = [one_off[i % len(one_off)] if i % 2 else full[i % len(full)] for i in range(frames)]
+    changed = timed(rec, changing, 100 + frames)
+    row: dict = {}
+    for name, ts in (("still", still), ("one_changed", changed), ("cold", cold)):
+        ms = max(float(np.mean(ts)) * 1000, 1e-3)
+        row[name] = {"ms_mean": round(ms, 2), "ms_median": round(float(np.median(ts)) * 1000, 2),
+                     "fps": round(1000 / ms, 1), "camera_ratio": round(1000 / ms / camera_fps, 2)}
+    row["camera_fps"] = camera_fps
+    row["still_frames_skipped"] = skipped
+    return row
 
 
 #: Issue 16's targets on one core of the development machine: (still frames/s, one card
@@ -532,7 +559,9 @@ def pi_markdown(pi: dict, load: dict | None = None) -> list[str]:
               "| cold ms mean / median (ratio) | targets missed |",
               "|---|---|---|---|---|---|"]
     for key, r in pi.items():
-        mode, cards = key.split("/")
+        mode, cards, *how = key.split("/")
+        if how:
+            mode += " (lores)"
         missed = ", ".join(k for k, ok in r.get("targets_met", {}).items() if not ok) or "none"
         if not r.get("targets_met"):
             missed = "(no target)"

@@ -71,6 +71,9 @@ class CardQuad:
     corners: Quad
     support: float = 1.0
     seen: tuple[bool, bool, bool, bool] = (True, True, True, True)
+    #: Other places the card may lie, when the image cannot tell (a middle card partly
+    #: under its neighbours): the one whose identification is clear is the card's.
+    alternatives: tuple[Quad, ...] = ()
 
     @property
     def center(self) -> np.ndarray:
@@ -741,7 +744,7 @@ def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[Card
         cv2.fillConvexPoly(mask, np.rint(c.corners - np.array(origin)).astype(np.int32), 0)
     k = _odd(0.08 * cw)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    rests, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    rests, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out: list[CardQuad] = []
     for rest in rests:
         if cv2.contourArea(rest) < 0.45 * cw * ch:
@@ -755,9 +758,10 @@ def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[Card
             continue
         u = (box[i + 1] - box[i]) / short  # across the card
         v = (box[(i + 2) % 4] - box[i + 1]) / long_  # along it
-        middle = box.mean(axis=0)
+        u, v, middle, short, long_ = _squared_by_ends(rest.reshape(-1, 2) + np.array(origin), u, v,
+                                                      (box.mean(axis=0), short, long_))
         across, along = (short - cw) / 2, (long_ - ch) / 2
-        best: tuple[float, np.ndarray, np.ndarray] | None = None
+        tried: list[tuple[float, float, np.ndarray, np.ndarray]] = []  # (support, across, quad, per side)
         # centred first: where the edges tell nothing (white on white), the middle is likeliest
         for a, b in sorted({(a, b) for a in (0.0, across, -across) for b in (0.0, along, -along)},
                            key=lambda s: (abs(s[0]) + abs(s[1]), s)):
@@ -765,21 +769,59 @@ def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[Card
             quad = order_quad(np.array([c - u * cw / 2 - v * ch / 2, c + u * cw / 2 - v * ch / 2,
                                         c + u * cw / 2 + v * ch / 2, c - u * cw / 2 + v * ch / 2]), square)
             per_side = _side_support(filled, grad, quad, params.edge_gradient)
-            if best is None or float(per_side.mean()) > best[0]:
-                best = (float(per_side.mean()), quad, per_side)
-        assert best is not None
-        backed, quad, per_side = best
-        # Its ends lie on the blob's outline; its long sides often only on other white
-        # cards, a faint edge or none: the ends must be plain, the sides need not be.
-        if min(per_side[0], per_side[2]) < 0.4 or max(per_side[0], per_side[2]) < 0.6 or backed < 0.3 \
-                or _solid(found.bright, quad) < params.min_solid:
+            tried.append((float(per_side.mean()), a, quad, per_side))
+
+        def plain(t: tuple[float, float, np.ndarray, np.ndarray]) -> bool:
+            # Its ends lie on the blob's outline; its long sides often only on other white
+            # cards, a faint edge or none: the ends must be plain, the sides need not be.
+            backed, _, quad, per_side = t
+            return (min(per_side[0], per_side[2]) >= 0.4 and max(per_side[0], per_side[2]) >= 0.6
+                    and backed >= 0.3 and _solid(found.bright, quad) >= params.min_solid)
+
+        ranked = sorted(range(len(tried)), key=lambda k: -tried[k][0])  # stable: centred first on ties
+        best = tried[ranked[0]]
+        if not plain(best):
             continue
+        # partly under its neighbours, it may lie further to either side: those places too
+        others = [tried[k][2].astype(np.float32) for k in ranked[1:]
+                  if abs(tried[k][1] - best[1]) > 1.0 and tried[k][0] >= best[0] - 0.25 and plain(tried[k])]
         covered = [c.corners for c in cards]
+        quad = best[2]
         seen = tuple(not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32),
                                                   (float(p[0]), float(p[1])), True) > 1.0 for q in covered)
                      for p in quad)
-        out.append(CardQuad(quad.astype(np.float32), min(1.0, backed), seen))  # type: ignore[arg-type]
+        out.append(CardQuad(quad.astype(np.float32), min(1.0, best[0]), seen,  # type: ignore[arg-type]
+                            tuple(others[:2])))
     return out
+
+
+def _squared_by_ends(points: np.ndarray, u: np.ndarray, v: np.ndarray, rect: tuple[np.ndarray, float, float]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float]:
+    """The rest of a blob turned by its ends: its long sides are its neighbours' edges,
+    but its ends are the card's own, on the blob's outline. The straighter end (a label
+    may cling to the other) gives the card's direction across (u) and along (v); then
+    its middle and extent along both. `rect`: the minimum rectangle's (middle, short
+    side, long side), kept when neither end is straight."""
+    pts = points.astype(np.float64)
+    along = pts @ v
+    best = None
+    for end in (along.min(), along.max()):
+        near = pts[np.abs(along - end) <= 2.0]
+        line = _fit_line(near) if len(near) >= 8 else None
+        if line is None:
+            continue
+        d = line[1] / (np.linalg.norm(line[1]) or 1.0)
+        off = np.abs((near - line[0]) @ np.array([-d[1], d[0]]))
+        if best is None or float(np.median(off)) < best[0]:
+            best = (float(np.median(off)), d)
+    if best is None or abs(float(best[1] @ u)) < math.cos(math.radians(8)):
+        return u, v, *rect
+    nu = best[1] * (1.0 if float(best[1] @ u) > 0 else -1.0)
+    nv = np.array([-nu[1], nu[0]])
+    nv = nv * (1.0 if float(nv @ v) > 0 else -1.0)
+    a, b = pts @ nu, pts @ nv
+    middle = nu * (a.min() + a.max()) / 2 + nv * (b.min() + b.max()) / 2
+    return nu, nv, middle, float(np.ptp(a)), float(np.ptp(b))
 
 
 def _rect_error(quad: np.ndarray, size: tuple[float, float]) -> float:

@@ -167,6 +167,7 @@ class _Known:
     agree: int
     checked: int  # frame index of the last identification
     top_left_mm: np.ndarray  # where the card's top-left corner is
+    alt: int = 0  # the card lies at the quad's alternative place alt - 1 (0: at the quad itself)
 
 
 class Recognizer:
@@ -487,22 +488,36 @@ class Recognizer:
         # the cached cards' centres once per frame, not once per card (40 cards: 1.5 ms)
         centres = np.array([k.corners_mm.mean(axis=0) for k in self._known]) if self._known else None
         for quad in quads:
-            corners_px = to_px(quad.corners)
-            corners_mm = to_mm(quad.corners)
-            known = self._recall(corners_mm, centres)
+            found_mm = to_mm(quad.corners)  # where the detector puts it: the cache's key
+            known = self._recall(found_mm, centres)
             age = self._frame - known.checked if known is not None else 0
+            alt = known.alt if known is not None and known.alt <= len(quad.alternatives) else 0
+            lies = quad.alternatives[alt - 1] if alt else quad.corners
+            corners_px, corners_mm = to_px(lies), to_mm(lies)
             if known is not None and ((known.agree >= p.confirm and age < p.recheck_frames)
                                       or (not known.identity.known and age < p.retry_unknown)):
                 identity = known.identity
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
-                identity = self._identify_crop(image() if callable(image) else image, corners_px, quad.seen)
+                frame = image() if callable(image) else image
+                identity = self._identify_crop(frame, to_px(quad.corners), quad.seen)
                 self.identifications += 1
+                alt = 0
+                # where the detector could not tell where the card lies, the place whose
+                # reading is clear is the card's
+                for n, other in enumerate(quad.alternatives if not identity.known else (), 1):
+                    trial = self._identify_crop(frame, to_px(other), quad.seen)
+                    self.identifications += 1
+                    if trial.known and (not identity.known or trial.score > identity.score):
+                        identity, alt = trial, n
+                lies = quad.alternatives[alt - 1] if alt else quad.corners
+                corners_px, corners_mm = to_px(lies), to_mm(lies)
                 k = identity.rotation
                 same = known is not None and identity.known and known.identity.code == identity.code
                 agree = known.agree + 1 if same else (1 if identity.known else 0)
-                known = _Known(corners_mm, identity, agree, self._frame, corners_mm[k])
-            known.corners_mm = corners_mm
+                known = _Known(found_mm, identity, agree, self._frame, corners_mm[k], alt)
+            known.corners_mm = found_mm
+            known.alt = alt
             known.top_left_mm = corners_mm[k]
             kept.append(known)
             ordered_px = corners_px[ROLL[k]]

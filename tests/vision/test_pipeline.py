@@ -272,3 +272,20 @@ def test_a_still_frame_is_no_second_reading_of_a_card_not_yet_confirmed():
             assert rec.identifications == 1 and rec.still_frames == 0
     assert rec.identifications == 2  # read twice, then taken as still
     assert rec.still_frames >= 3
+
+
+@pytest.mark.parametrize(("middle_over", "turn"), [(True, 0.0), (False, 2.5)])
+def test_the_middle_card_of_an_overlapping_row_is_named(camera, middle_over, turn):
+    """A row of three overlapping cards is one shape whose corners are the outer cards'
+    only: the middle card is what the shape holds beyond them, laid at the card's size.
+    Under both neighbours (4 mm of each side hidden) it may lie anywhere in 8 mm: it is
+    named from the place whose reading is clear."""
+    from vision.art import card_size_mm
+
+    cw = card_size_mm("yokir")[0]
+    x, y = MAT.zone("trick").center_mm
+    middle = Placement("RL", (x, y), turn)
+    sides = (Placement("MT", (x - cw + 4, y), 0.0), Placement("IA", (x + cw - 4, y), 1.0))
+    image, _ = camera.render(Scene(MAT, "yokir", (*sides, middle) if middle_over else (middle, *sides)), 0.0)
+    codes = sorted(c.code or "?" for c in Recognizer("yokir", MAT).see(image).cards)
+    assert codes == ["IA", "MT", "RL"]
