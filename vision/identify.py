@@ -28,7 +28,7 @@ the back's pattern.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -68,6 +68,22 @@ class IdentifyParams:
     glyph_partial: float = 0.72  # a partly hidden card: its rank and suit both this clear
     glyph_face_lead: float = 0.10  # rank or suit unclear: the faces settle it with this lead
     prior_gap: float = 0.10  # a likely card this close behind one already in play is taken
+    # A deck never taught (vision.generic: rank glyphs from common fonts, generic pips): a
+    # font matches a maker's letters less well, so its own thresholds, measured on real
+    # photos of a deck the samples never saw (benchmarks/results/real.md, "Untaught").
+    untaught_rank: float = 0.65
+    untaught_rank_margin: float = 0.06
+    untaught_suit: float = 0.65
+    untaught_suit_margin: float = 0.015
+    # No face check: our drawn faces are not this maker's (courts differ everywhere), and
+    # the stricter rank threshold already named no label or paper in the real photos.
+    untaught_face: float = -1.0
+
+    def untaught(self) -> IdentifyParams:
+        """These parameters with the untaught thresholds in place of the taught ones."""
+        return replace(self, glyph_rank=self.untaught_rank, glyph_rank_margin=self.untaught_rank_margin,
+                       glyph_suit=self.untaught_suit, glyph_suit_margin=self.untaught_suit_margin,
+                       glyph_face=self.untaught_face)
 
 
 @dataclass(frozen=True)
@@ -293,10 +309,12 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     faces = {r: face_score(frame, quad, t, best, r) for r in candidates}
     rotation = max(candidates, key=lambda r: faces[r])
     known = score >= params.min_score and margin >= params.min_margin and not is_back(t.codes[best])
+    generic = getattr(t.glyphs, "generic", False)
     if t.glyphs is not None and not is_back(t.codes[best]) and not (
-            known and t.codes[best] not in t.glyphs.codes.values()):
+            known and (generic or t.codes[best] not in t.glyphs.codes.values())):
         # A card with a rank and a suit is read by them; a joker clearly matched as a
-        # whole corner (it has neither) keeps that answer.
+        # whole corner (it has neither) keeps that answer, as does any card clearly
+        # matched as a drawn corner when the glyphs are generic (our own printed deck).
         return by_glyphs(frame, quad, t, seen, params, level, prior)
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
@@ -361,6 +379,8 @@ def by_glyphs(frame: np.ndarray, quad: np.ndarray, t: Templates, seen: Sequence[
     from vision.glyphs import decide, read_index
 
     g = t.glyphs
+    if getattr(g, "generic", False):
+        params = params.untaught()
     read = read_index(frame, quad, g, seen)
     d = decide(read, g, params.glyph_rank, params.glyph_rank_margin, params.glyph_suit,
                params.glyph_suit_margin, params.red_above, params.black_below)

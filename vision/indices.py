@@ -61,9 +61,10 @@ class IndexParams:
     ink_area: tuple[float, float] = (0.3, 1.3)
     max_reads: int = 400  # full reads per image, at most (a bound on the time of a cluttered photo)
     # Generic glyphs of a deck never taught (vision.generic): benchmarks/results/real.md, "Untaught".
-    untaught_score: float = 0.70
+    # With no outline and no face to check, only very plain readings: 0.80 and a lead of 0.06.
+    untaught_score: float = 0.80
     untaught_margin: float = 0.06
-    untaught_coarse: float = 0.45
+    untaught_coarse: float = 0.60
 
     def untaught(self) -> IndexParams:
         """These parameters with the untaught thresholds in place of the taught ones."""
