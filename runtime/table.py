@@ -48,7 +48,7 @@ class TableError(CompanionError, ValueError):
 
 
 class Table:
-    """The table of one kiosk (or one command). `store` holds the games; `source` is the
+    """The table of one kiosk (or one command, or the demo). `store` holds the games; `source` is the
     camera source (None: the one in the settings, "synthetic" by default; "none": no
     camera); `panel`: "auto", "keyboard", "none" or a panel object (runtime.panel);
     `vision_process`: run recognition in a process of its own (the default) or on a
@@ -57,10 +57,11 @@ class Table:
     def __init__(self, store: Store, *, source: str | None = None, prefs_path: Path | None = None,
                  panel: Any = "none", pins: str | None = None, seed: int | None = None,
                  wake: Callable[[], None] = lambda: None, vision_process: bool = True,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, prefs: prefs_mod.Prefs | None = None) -> None:
         self.store = store
         self.prefs_path = prefs_path or prefs_mod.default_dir(store.path) / prefs_mod.FILE_NAME
-        self.prefs = prefs_mod.load(self.prefs_path)
+        # `prefs` given: the table's settings, the file is not read (a command, the demo)
+        self.prefs = prefs if prefs is not None else prefs_mod.load(self.prefs_path)
         if pins:
             self.prefs = prefs_mod.Prefs(self.prefs.camera, self.prefs.corners, pins, self.prefs.extra)
         self.camera_source = source or self.prefs.camera
@@ -638,3 +639,9 @@ def raw_source(uri: str) -> str:
     if scheme not in ("picamera2", "cv", "synthetic") or "calibration=" in uri:
         return uri
     return uri + ("&" if "?" in uri else "?") + "calibration=none"
+
+
+def start_game(store: Store, game: str, names: Sequence[str], **options: Any) -> Session:
+    """A game started at a table with no camera, panel or settings file (the CLI's
+    `session record`, the demo): the session, which the caller drives."""
+    return Table(store, source=prefs_mod.NO_CAMERA, prefs=prefs_mod.Prefs()).start(game, names, options)

@@ -18,15 +18,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.commands._args import SEED_HELP, seed
-from companion.demo.console import Console, scores_words, step_line
-from companion.demo.director import DemoResult, StepReport
-from companion.demo.errors import DemoMismatch
-from companion.demo.run import DEMO_GAMES, demo_game, run_demo
 from companion.games import get_game
 from companion.outputs import checked_folder
 from companion.session import Session
 from companion.storage import Store
 from companion.words import and_list
+from runtime.demo.console import Console, scores_words, step_line
+from runtime.demo.director import DemoResult, StepReport
+from runtime.demo.errors import DemoMismatch
+from runtime.demo.run import DEMO_GAMES, demo_game, run_demo
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     preset = getattr(args, "preset", None)
     as_json = bool(getattr(args, "json", False))
     if not args.headless and not as_json:
-        from companion.demo.kiosk import kiosk_available, run_kiosk
+        from runtime.demo.kiosk import kiosk_available, run_kiosk
 
         if kiosk_available():
             return run_kiosk(args.game, args.seed, record=record, preset=preset)

@@ -17,7 +17,6 @@ from companion.eventlog import dumps, read_file, replay
 from companion.games import games, get_game
 from companion.games.base import Game, describe_event
 from companion.outputs import checked_output, write_output
-from companion.session import Session
 from companion.storage import ENV_VAR, GameRecord, NoDatabase, Store, UnknownGameId, default_path
 from companion.words import and_list
 
@@ -176,7 +175,9 @@ def run_abandon(args: argparse.Namespace) -> int:
 def run_record(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     with _open(args, create=True) as store:
-        session = Session.start(store, args.game, args.names)
+        from runtime.table import start_game
+
+        session = start_game(store, args.game, args.names)
         while not session.view().over:
             session.step_bot(rng)
         view = session.view()

@@ -143,8 +143,8 @@ def test_a_games_name_stands_for_the_catalogs_deck(name):
 
 
 def test_the_demo_plays_catalog_games_within_their_player_range():
-    from companion.demo.run import DEMO_GAMES, seat_names
-    from companion.demo.stages import STAGERS
+    from runtime.demo.run import DEMO_GAMES, seat_names
+    from runtime.demo.stages import STAGERS
 
     assert set(STAGERS) <= set(NAMES) and set(DEMO_GAMES) <= set(NAMES)
     for name, demo in DEMO_GAMES.items():

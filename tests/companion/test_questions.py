@@ -9,7 +9,6 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.adapters import register_all
 from companion.cards import get_deck
-from companion.demo.script import Script
 from companion.games import make_game
 from companion.observation import Observation, Question
 from companion.session import NoQuestion, Session
@@ -18,6 +17,7 @@ from companion.words import card_name
 from hardware.controller import PanelController
 from hardware.panel import Panel
 from hardware.pinmap import default_pinmap
+from runtime.demo.script import Script
 
 SEED = 23
 PNG = b"\x89PNG\r\n\x1a\n fake crop"

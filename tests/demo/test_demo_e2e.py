@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from companion.demo.camera import SyntheticTable
-from companion.demo.errors import DemoMismatch
-from companion.demo.run import run_demo
-from companion.demo.script import Script
 from companion.eventlog import bot_game, read_file, replay
 from companion.games import Action, make_game
 from companion.observation import Observation
 from companion.storage import MEMORY, Store
+from runtime.demo.camera import SyntheticTable
+from runtime.demo.errors import DemoMismatch
+from runtime.demo.run import run_demo
+from runtime.demo.script import Script
 
 # game, seed, players, options: short games that still use every kind of camera input
 SHORT = [
@@ -139,7 +139,7 @@ def test_companion_demo_headless_prints_the_game_and_the_matching_scores(capsys)
 def test_companion_demo_fails_with_status_1_naming_the_event(monkeypatch, capsys) -> None:
     first, later = _two_plays({}, 23)
     monkeypatch.setattr(Misreading, "WRONG", (first.action["card"], later.action["card"]))
-    monkeypatch.setattr("companion.demo.camera.SyntheticTable", Misreading)
+    monkeypatch.setattr("runtime.demo.camera.SyntheticTable", Misreading)
     assert main(["demo", "--headless"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"DEMO FAILED: recognition and truth parted at event {first.number} of ")

@@ -17,8 +17,8 @@ HAS_DISPLAY = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"
 
 SCRIPT = """
 import json, sys
-from companion.demo.director import Pace
-from companion.demo.kiosk import ScreenFeed, run_kiosk
+from runtime.demo.director import Pace
+from runtime.demo.kiosk import ScreenFeed, run_kiosk
 
 shown = []
 original = ScreenFeed._show

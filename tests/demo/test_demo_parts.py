@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.demo.camera import GAP_MM, mat_zones, slot_centers
-from companion.demo.console import Console, bar, step_line
-from companion.demo.layout import Change, Layout
-from companion.demo.run import DEMO_GAMES, demo_game, demo_games
-from companion.demo.script import Script
-from companion.demo.stages import BUTTON, CAMERA, STAGERS, TOUCH, Zones, stager_for
 from companion.errors import CompanionError
 from companion.eventlog import bot_game
 from companion.games import make_game
+from runtime.demo.camera import GAP_MM, mat_zones, slot_centers
+from runtime.demo.console import Console, bar, step_line
+from runtime.demo.layout import Change, Layout
+from runtime.demo.run import DEMO_GAMES, demo_game, demo_games
+from runtime.demo.script import Script
+from runtime.demo.stages import BUTTON, CAMERA, STAGERS, TOUCH, Zones, stager_for
 from vision.art import card_size_mm
 from vision.mats import get_mat
 

@@ -9,13 +9,13 @@ import json
 from typing import Any
 
 from companion.cli import main
-from companion.demo.camera import SyntheticTable
-from companion.demo.run import run_demo
-from companion.demo.script import Script
 from companion.games import make_game
 from companion.observation import Observation, Question
 from companion.session import Session
 from companion.storage import MEMORY, Store
+from runtime.demo.camera import SyntheticTable
+from runtime.demo.run import run_demo
+from runtime.demo.script import Script
 
 OPTIONS = {"target": 1}  # one hand of Yokir: the upcard and 15 plays
 
@@ -95,8 +95,8 @@ def test_demo_json_ends_with_the_summary_line(capsys) -> None:
 
 
 def test_the_players_name_the_card_lying_where_recognition_asks() -> None:
-    from companion.demo.camera import mat_zones
-    from companion.demo.layout import Change, Layout
+    from runtime.demo.camera import mat_zones
+    from runtime.demo.layout import Change, Layout
 
     mat, zones = mat_zones("yokir", 3)
     table = SyntheticTable(mat, "yokir", 0, degrade="clean")

@@ -12,9 +12,9 @@ real recognition, refereed by the session and checked against the full-informati
     console.py   the headless output; record.py: --record; kiosk.py: the play screen
 """
 
-from companion.demo.director import DemoResult, Pace
-from companion.demo.errors import DemoError, DemoMismatch, DemoStopped
-from companion.demo.run import DEMO_GAMES, demo_games, run_demo
+from runtime.demo.director import DemoResult, Pace
+from runtime.demo.errors import DemoError, DemoMismatch, DemoStopped
+from runtime.demo.run import DEMO_GAMES, demo_games, run_demo
 
 __all__ = ["DEMO_GAMES", "DemoError", "DemoMismatch", "DemoResult", "DemoStopped", "Pace",
            "demo_games", "run_demo"]

@@ -9,16 +9,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.adapters import register_all
-from companion.demo.director import Camera, DemoResult, Director, Pace, StepReport
+from runtime.demo.director import Camera, DemoResult, Director, Pace, StepReport
 
 if TYPE_CHECKING:
-    from companion.demo.camera import FrameSink
-from companion.demo.errors import DemoError
-from companion.demo.script import Script
-from companion.demo.stages import STAGERS, Zones, stager_for
+    from runtime.demo.camera import FrameSink
 from companion.games import get_game, make_game
 from companion.session import Session
 from companion.storage import MEMORY, Store
+from runtime.demo.errors import DemoError
+from runtime.demo.script import Script
+from runtime.demo.stages import STAGERS, Zones, stager_for
+from runtime.table import start_game
 
 NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim")
 
@@ -53,7 +54,7 @@ DEMO_GAMES: dict[str, DemoGame] = {g.name: g for g in (
 
 def degradations(preset: str) -> str:
     """The synthetic table's degradations for `companion demo --preset`."""
-    from companion.demo.camera import PRESETS
+    from runtime.demo.camera import PRESETS
 
     if preset not in PRESETS:
         raise DemoError(f"the demo's presets are {', '.join(PRESETS)}, not {preset!r}")
@@ -89,7 +90,7 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
     the real recognition); `record` is a folder for annotated frames and the event logs;
     `frames` also gets every frame (the kiosk's camera view); `stop()` true ends the demo
     between two moves (DemoStopped). `preset`: the synthetic table's degradations
-    (companion.demo.camera.PRESETS: easy, typical, hard; default typical). `tolerant`:
+    (runtime.demo.camera.PRESETS: easy, typical, hard; default typical). `tolerant`:
     count the events that differ from the truth (`DemoResult.wrong`), put each right and
     play on, instead of raising DemoMismatch."""
     register_all()
@@ -99,7 +100,7 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
     script = Script.of(engine, seed)
     own_store = store is None
     store = store if store is not None else Store(MEMORY)
-    session = Session.start(store, engine.name, seat_names(engine.players), **engine.options)
+    session = start_game(store, engine.name, seat_names(engine.players), **engine.options)
     if on_session:
         on_session(session)
     cam: Camera | None = None
@@ -108,12 +109,12 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
     try:
         stager = stager_for(engine.name, Zones(()), engine.players)
         if stager.uses_camera:
-            from companion.demo.camera import SyntheticTable, mat_zones
+            from runtime.demo.camera import SyntheticTable, mat_zones
 
             mat, zones = mat_zones(engine.name, engine.players)
             stager = stager_for(engine.name, zones, engine.players)
             if record is not None:
-                from companion.demo.record import Recorder
+                from runtime.demo.record import Recorder
 
                 recorder = Recorder(record, mat)
             capacities = {z.name: stager.capacity(z) for z in zones.all}
@@ -125,7 +126,7 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
             if callable(link):
                 link(session)
         else:
-            from companion.demo.panel import MockPanel
+            from runtime.demo.panel import MockPanel
 
             buttons = MockPanel(session)
         director = Director(script, session, stager, cam, buttons, pace or Pace(),
@@ -134,7 +135,7 @@ def run_demo(game: str = "yokir", seed: int | None = None, *, options: dict[str,
             return director.run()
         finally:
             if record is not None:
-                from companion.demo.record import write_logs
+                from runtime.demo.record import write_logs
 
                 write_logs(record, store, session.game_id, script.log)
             if recorder is not None:

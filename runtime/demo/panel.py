@@ -11,13 +11,13 @@ from __future__ import annotations
 from gpiozero.pins.mock import MockFactory
 
 from companion.cards import get_deck
-from companion.demo.errors import DemoError
 from companion.games import Action
 from companion.games.ahyoheek import PICKS
 from companion.session import Session
 from hardware.controller import PanelController
 from hardware.panel import Panel
 from hardware.pinmap import default_pinmap
+from runtime.demo.errors import DemoError
 
 
 class _Clock:

@@ -21,10 +21,10 @@ from typing import Protocol
 
 import numpy as np
 
-from companion.demo.layout import Lay, Layout
-from companion.demo.stages import ZoneInfo, Zones
 from companion.observation import Observation, Question
 from companion.session import Session
+from runtime.demo.layout import Lay, Layout
+from runtime.demo.stages import ZoneInfo, Zones
 from vision.art import card_size_mm
 from vision.mats import MatSpec, Zone, get_mat
 from vision.pipeline import FrameResult, Recognizer
@@ -153,7 +153,7 @@ class SyntheticTable:
         self._painter = ThreadPoolExecutor(1, thread_name_prefix="demo-render")
         self._ahead: tuple[tuple[Scene, float], Future[tuple[np.ndarray, SceneTruth]]] | None = None
 
-    # -- the camera protocol of companion.demo.director ----------------------------------
+    # -- the camera protocol of runtime.demo.director ----------------------------------
     def look(self, layout: Layout, t: float, *, hand: bool = False, hand_seat: int | None = None,
              hand_over: str | None = None, next_t: float | None = None) -> list[Observation]:
         placements = tuple(self.placement(lay) for lay in layout)

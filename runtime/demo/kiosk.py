@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from companion.demo.console import scores_words
-from companion.demo.director import DemoResult, Pace
-from companion.demo.errors import DemoMismatch, DemoStopped
-from companion.demo.run import demo_game, run_demo
 from companion.session import Session
 from companion.storage import MEMORY, Store
+from runtime.demo.console import scores_words
+from runtime.demo.director import DemoResult, Pace
+from runtime.demo.errors import DemoMismatch, DemoStopped
+from runtime.demo.run import demo_game, run_demo
 from vision.pipeline import FrameResult
 from vision.synthetic import SceneTruth
 

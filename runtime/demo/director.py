@@ -25,20 +25,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.demo.errors import DemoError, DemoMismatch, DemoStopped
-from companion.demo.layout import Change, Layout
-from companion.demo.script import Script, Step
-from companion.demo.stages import BUTTON, CAMERA, TOUCH, Stager
 from companion.games import Action, State
 from companion.games.base import describe_event
 from companion.observation import Observation, Question
 from companion.session import Session
 from companion.storage import Event
 from companion.viewmodel import Verdict
+from runtime.demo.errors import DemoError, DemoMismatch, DemoStopped
+from runtime.demo.layout import Change, Layout
+from runtime.demo.script import Script, Step
+from runtime.demo.stages import BUTTON, CAMERA, TOUCH, Stager
 
 
 class Camera(Protocol):
-    """The synthetic table and the recognition pipeline behind it (companion.demo.camera)."""
+    """The synthetic table and the recognition pipeline behind it (runtime.demo.camera)."""
 
     frames: int  # frames rendered and recognised so far
     notes: list[str]  # words about the step in play, for a recorded frame's caption
@@ -57,7 +57,7 @@ class Camera(Protocol):
 
 
 class Buttons(Protocol):
-    """The panel with the players' fingers on it (companion.demo.panel)."""
+    """The panel with the players' fingers on it (runtime.demo.panel)."""
 
     def press_for(self, action: Action) -> None:
         """Press the button that makes `action`, and let the controller handle it."""

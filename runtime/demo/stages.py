@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.demo.errors import DemoError
-from companion.demo.layout import Change
-from companion.demo.script import Step
 from companion.games import State
+from runtime.demo.errors import DemoError
+from runtime.demo.layout import Change
+from runtime.demo.script import Step
 
 CAMERA, TOUCH, BUTTON = "camera", "touch", "button"
 

@@ -3,7 +3,7 @@
 A `Layout` is plain data (no vision types): card code -> `Lay` (the mat zone it lies in
 and its slot there). Slots are handed out lowest free first, so a card keeps its place
 while others come and go, as on a real table. Turning it into pixels is the camera's
-business (`companion.demo.camera`).
+business (`runtime.demo.camera`).
 """
 
 from __future__ import annotations
