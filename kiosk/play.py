@@ -304,8 +304,15 @@ class PlayScreen(Screen):
         if rows != self.trick:
             box = self.ids.trick
             box.clear_widgets()
-            for seat, code, owner, won in rows:
-                box.add_widget(CardChip(code=code, deck=deck, owner=owner, seat=seat, winner=won))
+            kept = self._built.get("chips", {})
+            made = {}
+            for row in rows:
+                seat, code, owner, won = row
+                chip = kept.get((row, deck)) or CardChip(code=code, deck=deck, owner=owner,
+                                                         seat=seat, winner=won)
+                made[(row, deck)] = chip
+                box.add_widget(chip)
+            self._built["chips"] = made  # the next trick reuses the chips that stay
             self.trick = rows
             self.ids.trick_scroll.scroll_x = 0
         more = len(rows) > 3
@@ -356,11 +363,11 @@ class PlayScreen(Screen):
             # the whole hand, the cards the seat may play pressable (open hands: dealt on
             # screen); while bidding, the bidder sees the hand it bids on
             title = f"{_name(view.players, view.turn)}'s hand" if not cards else ""
-            box.add_widget(HandPager(cards=[(code, code in playable, playable[code].detail
-                                             if code in playable else "") for code in hand],
-                                     deck=deck, title=escape(title)))
+            box.add_widget(self._hand([(code, code in playable, playable[code].detail
+                                        if code in playable else "") for code in hand],
+                                      deck, escape(title)))
         elif cards:
-            box.add_widget(HandPager(cards=[(c.label, True, c.detail) for c in cards], deck=deck))
+            box.add_widget(self._hand([(c.label, True, c.detail) for c in cards], deck, ""))
         for i, c in enumerate(menu.choices):
             if c.kind != "card":
                 words = name_seats(c.detail, view.players)
@@ -371,6 +378,19 @@ class PlayScreen(Screen):
         if menu.note:
             box.add_widget(Para(text=escape(menu.note), color=theme.TEXT_DIM))
         self.ids.choices_scroll.scroll_y = 1
+
+    def _hand(self, cards: list[tuple[str, bool, str]], deck: str, title: str) -> HandPager:
+        """The hand pager, one for the screen's life: it keeps its card widgets, so a move
+        rebuilds only the cards that changed."""
+        pager = self._built.get("pager")
+        if pager is None:
+            pager = self._built["pager"] = HandPager()
+        if pager.parent is not None:
+            pager.parent.remove_widget(pager)
+        pager.deck, pager.title = deck, title
+        if [tuple(c) for c in pager.cards] != cards:
+            pager.cards = cards
+        return pager
 
     def _question(self, view: ViewModel) -> None:
         """The card the camera cannot name: its crop beside one button per likely card."""

@@ -150,6 +150,9 @@ class HandPager(BoxLayout):
         super().__init__(**kwargs)
         self.bind(cards=self._reset, width=self._build, page=self._build, deck=self._build)
         self._shown: tuple[Any, ...] = ()
+        # card widgets kept for the next hand (building one from its kv rule takes
+        # milliseconds; a move changes the hand by one card)
+        self._made: dict[tuple[Any, ...], Any] = {}
 
     def per_page(self) -> int:
         gap = dp(theme.GAP)
@@ -179,10 +182,19 @@ class HandPager(BoxLayout):
         self._shown = key
         row = self.ids.row
         row.clear_widgets()
+        made = {}
         for code, playable, detail in shown:
-            cls = CardButton if playable else HandCard
-            extra = {"detail": detail} if playable else {}
-            row.add_widget(cls(code=code, deck=self.deck, **extra))
+            key = (code, bool(playable), detail, self.deck)
+            widget = self._made.get(key)
+            if widget is None:
+                cls = CardButton if playable else HandCard
+                extra = {"detail": detail} if playable else {}
+                widget = cls(code=code, deck=self.deck, **extra)
+            made[key] = widget
+            row.add_widget(widget)
+        self._made = {**{k: w for k, w in self._made.items() if k not in made}, **made}
+        if len(self._made) > 64:  # a hand's worth or two; the rest is rebuilt when needed
+            self._made = made
 
 
 class CameraView(Widget):

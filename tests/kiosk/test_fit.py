@@ -181,3 +181,145 @@ def test_type_is_20_px_or_more_on_every_label_of_the_play_screen(kiosk_app, pump
              if isinstance(w, Label) and w.text.strip() and w.font_size < 20]
     assert small == []
     assert min(theme.TITLE, theme.HEADING, theme.TURN, theme.BUTTON_TEXT, theme.BODY, theme.SMALL) >= 20
+
+
+# -- whole games, every move a touch on the play screen ---------------------------------
+
+def _visible_touch(app, pump, widget, done, real: bool = True) -> None:
+    """Scroll the choices to `widget` if it lies outside the view, check that it is drawn
+    there, and press it. `real`: as a finger does, a touch through the window, which lands
+    only where the widget is drawn; Kivy's ScrollView holds such a touch until it knows
+    the finger is not swiping (scroll_timeout, on its clock) and then hands it to the
+    button, so the finger stays down until the ScrollView lets go (4 or 5 frames a touch).
+    Otherwise the button's own press and release, one frame."""
+    from kivy.tests.common import UnitTestTouch
+
+    play = app.screen("play")
+    scroll = play.ids.choices_scroll
+    inside = scroll in _ancestors(widget)
+    for _ in range(20 if inside else 0):  # the list may still be laying out or bouncing
+        if _in_view(widget, scroll):
+            break
+        scroll.scroll_to(widget, padding=0, animate=False)
+        pump(2)
+    assert not inside or _in_view(widget, scroll), f"{widget} cannot be scrolled into view"
+    assert not widget.disabled and widget.opacity > 0 and widget.get_root_window() is not None
+    if real:
+        x, y = widget.to_window(*widget.center)
+        t = UnitTestTouch(x, y)
+        t.touch_down()
+        for _ in range(60 if inside else 1):
+            pump(1)
+            if not scroll._touch:  # handed to the button: the finger is on it
+                break
+        t.touch_up()
+    else:
+        widget.dispatch("on_press")
+        widget.dispatch("on_release")
+    for _ in range(60):
+        if done():
+            break
+        pump(1)
+    pump(1)  # the screen shows what the touch did
+
+
+def _in_view(widget, scroll) -> bool:
+    sx, sy = scroll.to_window(*scroll.pos)
+    wx, wy = widget.to_window(*widget.center)
+    return sx <= wx <= sx + scroll.width and sy <= wy <= sy + scroll.height
+
+
+def _ancestors(widget):
+    w = widget.parent
+    while w is not None and w is not w.parent:
+        yield w
+        w = w.parent
+
+
+def _a_move(app, find, rng):
+    """What a player at the table touches now, among the buttons on screen: the move the
+    game's own bot would make (a random game of Medieval Mastery lasts twice as long),
+    turning the hand's page to reach its card. (button, True) for a move, (button,
+    False) for a page turn."""
+    from kiosk.play import ChoiceButton, CountRow, PickButton
+    from kiosk.widgets import CardButton, HandPager, Tap
+
+    play = app.screen("play")
+    deal = [b for b in play.buttons() if b.text.endswith("on screen")]
+    if deal:
+        return deal[0], True
+    picks = find(play.ids.choices, PickButton)
+    if picks:
+        return rng.choice(picks), True
+    session = app.session
+    want = session.game.bot_action(session.state(), rng)
+    for card in find(play.ids.choices, CardButton):
+        choice = app.menu.find(card.code)
+        if choice is not None and choice.action == want:
+            return card, True
+    for pager in find(play.ids.choices, HandPager):
+        codes = [c for c, playable, _ in pager.cards if playable]
+        for code in codes:
+            choice = app.menu.find(code)
+            if choice is not None and choice.action == want:
+                first = pager.page * pager.per_page()
+                on = [c for c, _, _ in pager.cards].index(code)
+                return (pager.ids.more if on >= first else pager.ids.back), False
+    for button in find(play.ids.choices, ChoiceButton):
+        if button.choice is not None and button.choice.action == want:
+            return button, True
+    for row in find(play.ids.choices, CountRow):
+        if want in row.count.actions:
+            row.value = row.count.values[row.count.actions.index(want)]
+            label = row.count.label.capitalize()
+            return next(b for b in find(row, Tap) if b.text.startswith(label)), True
+    # The bot's move has no button (Piktas offers its cards, not "pass"): a touch of
+    # what the screen offers, as a player would.
+    cards = find(play.ids.choices, CardButton)
+    if cards:
+        return rng.choice(cards), True
+    choices = find(play.ids.choices, ChoiceButton)
+    if choices:
+        return rng.choice(choices), True
+    raise AssertionError(f"nothing to touch: {app.view}")
+
+
+@pytest.mark.parametrize(("game", "players", "options", "most", "real"), [
+    ("yokir", 3, {"target": 1}, 120, True),
+    ("piktas", 3, {"rounds": 1}, 200, False),
+    ("yonac", 2, {"threshold": 2}, 400, False),
+    ("medieval-mastery", 5, {"rounds": 1}, 500, False),
+])
+def test_a_whole_game_by_touch(kiosk_app, pump, find, game, players, options, most, real):
+    """Every move of a whole game is a press of a button of the play screen (scrolled to
+    and page-turned to as a player would, and checked to be drawn there), every one
+    accepted, until the game is over and stored; the screen then says who won. Yokir's
+    presses are real touches through the window; the longer games press the buttons
+    themselves (a real touch costs 4 or 5 frames in a ScrollView)."""
+    import random
+
+    names = ("Ann", "Bea", "Cleo", "Dev", "Eli")[:players]
+    kiosk_app.game_name = game
+    assert kiosk_app.start_game(list(names), options)
+    pump()
+    rng = random.Random(11)
+    touches = 0
+    while not kiosk_app.view.over:
+        button, moves = _a_move(kiosk_app, find, rng)
+        events = kiosk_app.view.events
+        page = getattr(button.parent.parent, "page", None) if not moves else None
+
+        def done(events=events, button=button, page=page, moves=moves) -> bool:
+            if moves:
+                return kiosk_app.view.events != events
+            return getattr(button.parent.parent, "page", None) != page
+
+        _visible_touch(kiosk_app, pump, button, done, real)
+        if moves:
+            assert kiosk_app.view.events == events + 1, (button, kiosk_app.view.verdict)
+            assert kiosk_app.view.verdict.ok, kiosk_app.view.verdict
+        touches += 1
+        assert touches < most, f"{game} did not end in {most} touches"
+    play = kiosk_app.screen("play")
+    assert play.turn_mark.word == "Winner"
+    assert kiosk_app.store.game(kiosk_app.session.game_id).status == "finished"
