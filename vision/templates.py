@@ -229,8 +229,15 @@ def art_templates(deck: str) -> Templates:
 
     name = get_deck(deck).name
     faces = _DrawnFaces(name, get_deck(name).codes)
-    return build_templates(name, faces, art.card_size_mm(name), art.index_box_mm(name),
-                           [art.render_back(name, 6.0)])
+    t = build_templates(name, faces, art.card_size_mm(name), art.index_box_mm(name),
+                        [art.render_back(name, 6.0)])
+    if name == "standard":
+        # A real deck the user never taught is read by generic rank and suit samples
+        # (vision.generic); our own printed cards still match the drawn corners first.
+        from vision.generic import standard_glyphs
+
+        t = dataclasses.replace(t, glyphs=standard_glyphs(t.size_mm, name))
+    return t
 
 
 class _DrawnFaces(Mapping[str, np.ndarray]):
