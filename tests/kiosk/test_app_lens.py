@@ -5,6 +5,8 @@ rendered views of the board through a known wide lens."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.runtime.boardviews import SIZE, HandFeed, render_views
@@ -17,9 +19,11 @@ def board_views():
     return render_views()
 
 
-def _until(pump, condition, frames: int = 2000) -> bool:
-    """Run Kivy's clock until `condition()` (the calibration looks on its own thread)."""
-    for _ in range(frames):
+def _until(pump, condition, seconds: float = 60.0) -> bool:
+    """Run Kivy's clock until `condition()` (the calibration looks on its own thread; the
+    bound is generous, never a measure)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
         if condition():
             return True
         pump(1)
