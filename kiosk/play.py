@@ -266,11 +266,23 @@ class PlayScreen(Screen):
         else:
             self.verdict_mark = theme.INFO
             self.verdict_text = escape(name_seats(view.next, players))
+        self._camera_for(view)
         self._scores(view, len(menu.seats) > 1)
         self._trick(view)
         self._choices(view, menu)
         self._question(view)
         self._banner()
+
+    def _camera_for(self, view: ViewModel) -> None:
+        """The camera shows this game's table: a feed opened for another game (or another
+        number of players: the synthetic table lays out that game's mat for them) is
+        opened again when a new game starts on this screen."""
+        app = App.get_running_app()
+        config = getattr(getattr(app, "feed", None), "config", None)
+        if config is None or self.manager is None or self.manager.current != self.name:
+            return
+        if (config.game, config.players) not in ((view.game, len(view.players)), (None, None)):
+            app.restart_camera()
 
     def _scores(self, view: ViewModel, simultaneous: bool) -> None:
         """The score strip: the chips are kept and updated (only a new game makes new ones).

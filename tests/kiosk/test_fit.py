@@ -323,3 +323,22 @@ def test_a_whole_game_by_touch(kiosk_app, pump, find, game, players, options, mo
     play = kiosk_app.screen("play")
     assert play.turn_mark.word == "Winner"
     assert kiosk_app.store.game(kiosk_app.session.game_id).status == "finished"
+
+
+def test_the_camera_follows_a_new_game_on_the_play_screen(kiosk_app, pump, monkeypatch):
+    """A feed opened for Yokir (the synthetic table lays out Yokir's mat and deck) is
+    opened again when Medieval Mastery starts on the play screen, for its table."""
+    from types import SimpleNamespace
+
+    _start(kiosk_app, pump, "yokir", ("Ann", "Bea", "Cleo"), {})
+    kiosk_app.go("play")
+    pump(3)
+    restarts = []
+    monkeypatch.setattr(kiosk_app, "restart_camera", lambda: restarts.append(kiosk_app.game_name))
+    feed = SimpleNamespace(config=SimpleNamespace(game="yokir", players=3))
+    monkeypatch.setattr(type(kiosk_app), "feed", property(lambda self: feed))
+    kiosk_app.screen("play")._show()
+    assert restarts == []  # the feed is this game's
+    _start(kiosk_app, pump, "medieval-mastery", NAMES_14[:4], {"rounds": 1})
+    pump(3)
+    assert restarts and restarts[-1] == "medieval-mastery"
