@@ -22,10 +22,10 @@ def score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"scores": scores, "winners": winners}))
         return 0
-    for seat, (pick, pts) in enumerate(zip(picks, scores, strict=True)):
+    for seat, (pick, pts) in enumerate(zip(picks, scores, strict=True), start=1):  # as people count
         print(f"seat {seat}: {pick:<6} {pts:+d}")
     if winners:
-        print("; ".join(f"seat {w} wins a {picks[w]}" for w in winners))
+        print("; ".join(f"seat {w + 1} wins a {picks[w]}" for w in winners))
     else:
         print("Nobody wins the round: every player scores 0.")
     return 0
