@@ -585,6 +585,25 @@ def speed_markdown(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def room_markdown(res: dict) -> str:
+    room = res["per_frame_room"]
+    frames = next(iter(next(iter(room.values())).values()))["frames"]
+    lines = ["# Vision: the room's conditions, per frame (issue 16)", "",
+             f"{res['date']}, {res['machine']}. Made by `python -m benchmarks.bench_vision --room` "
+             "(benchmarks/bench_vision.py); the same measurement as vision.md's room table. Precision / "
+             "recall (cards counted: face up and at least half visible), each frame seen cold, each cell "
+             f"over {frames} frames, seed 2. Target (issue 16): recall 0.98 with no wrong identity.", "",
+             "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
+    for cond in ROOM:
+        cells = []
+        for deck in room:
+            r = room[deck][cond]
+            cells.append(f"{r['precision']} / {r['recall']} ({r['cards']})" +
+                         (f", {r['wrong_identity']} wrong" if r["wrong_identity"] else ""))
+        lines.append(f"| {cond} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(res: dict) -> str:
     lines = ["# Vision benchmark", "",
              f"{res['date']}, {res['machine']}, one core. Made by `make bench` "
@@ -731,6 +750,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="measure the identification thresholds instead (results/vision_thresholds.*)")
     parser.add_argument("--speed", action="store_true",
                         help="only the speed parts (results/vision_speed.*)")
+    parser.add_argument("--room", action="store_true",
+                        help="only the room's conditions per frame (results/vision_room.*)")
     parser.add_argument("--child", metavar="PATH", help=argparse.SUPPRESS)
     args = parser.parse_args(argv if argv is not None else [])
     if args.child:
@@ -739,25 +760,33 @@ def main(argv: list[str] | None = None) -> None:
             result = {"calibration": [calibrate(6 if args.quick else 12, seed) for seed in seeds]}
         elif args.speed:
             result = run_speed(args.quick)
+        elif args.room:
+            started = time.perf_counter()
+            result = {"per_frame_room": per_frame(6 if args.quick else 12, 2, ROOM), "load": _load(),
+                      "seconds": round(time.perf_counter() - started, 1)}
         else:
             result = run(args.quick)
         Path(args.child).write_text(json.dumps(result))
         return
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     root = Path(__file__).resolve().parent.parent
-    tmp = root / "benchmarks" / "results" / "vision.json.tmp"
+    part = "-speed" if args.speed else "-room" if args.room else "-thresholds" if args.calibrate else ""
+    tmp = root / "benchmarks" / "results" / f"vision{part}.json.tmp"  # runs of different parts may overlap
     tmp.parent.mkdir(exist_ok=True)
     cmd = [sys.executable, "-m", "benchmarks.bench_vision", "--child", str(tmp)]
     cmd += ["--quick"] * args.quick + ["--calibrate"] * args.calibrate + ["--speed"] * args.speed
+    cmd += ["--room"] * args.room
     subprocess.run(cmd, check=True, env=env, cwd=root)
     results = json.loads(tmp.read_text())
     tmp.unlink()
     from benchmarks.common import RESULTS, save
 
-    name = "vision_thresholds" if args.calibrate else "vision_speed" if args.speed else "vision"
+    name = ("vision_thresholds" if args.calibrate else "vision_speed" if args.speed
+            else "vision_room" if args.room else "vision")
     path = save(name, results)
     payload = json.loads(path.read_text())
-    write = threshold_markdown if args.calibrate else speed_markdown if args.speed else markdown
+    write = (threshold_markdown if args.calibrate else speed_markdown if args.speed
+             else room_markdown if args.room else markdown)
     (RESULTS / f"{name}.md").write_text(write(payload))
     print(f"saved {RESULTS / f'{name}.md'}")
 
