@@ -117,3 +117,28 @@ def test_watch_finds_the_cards_in_the_pi_cameras_lores_stream(fake_picamera2, ca
     arrays = fake_picamera2.instances[0].arrays
     assert arrays.count("lores") == 30
     assert arrays.count("main") <= 8, arrays  # the first frames and the new card, not the still table
+
+
+def test_lazy_frames_of_a_calibrated_pi_camera_are_straightened_with_no_lores_copy(fake_picamera2, tmp_path):
+    """The lores copy is not straightened: with a calibration in use the mat is found in
+    the straightened full frame, fetched when asked for; without one the lores copy is at
+    hand and the main stream is not copied."""
+    from vision.calibration import Calibration, Undistorter
+    from vision.sources import lazy_frames, open_source
+
+    size = (128, 96)
+    matrix = np.array([[0.7 * size[0], 0, size[0] / 2], [0, 0.7 * size[0], size[1] / 2], [0, 0, 1]])
+    lens = Calibration("picamera2-0", size, matrix, np.array([-0.3, 0.1, 0, 0, 0]), 0.3, 12, 0.9)
+    picture = np.zeros((size[1], size[0], 3), np.uint8)
+    picture[::6] = 255
+    fake_picamera2.scene = lambda n: picture
+    path = str(lens.save(tmp_path / "lens.json"))
+    with open_source("picamera2:0?width=128&height=96", calibration=path) as src:
+        frame = next(lazy_frames(src))
+        assert frame.lores is None
+        assert np.array_equal(frame.main(), Undistorter(lens).apply(picture))
+    with open_source("picamera2:0?width=128&height=96") as src:
+        frames = lazy_frames(src)
+        first, second = next(frames), next(frames)
+        assert first.lores is not None and first.lores.shape == (48, 64) and second.index == 1
+        assert fake_picamera2.instances[-1].arrays == ["lores", "lores"]
