@@ -16,12 +16,27 @@ pytestmark = pytest.mark.kiosk
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_every_screen_is_captured_at_800x480(kiosk_app, tmp_path):
+def test_every_screen_is_captured_at_800x480_and_its_text_fits(kiosk_app, tmp_path):
+    """`make screenshots` drives every screen, for Yokir at 3 seats and Medieval Mastery at
+    14, and writes each as an 800x480 PNG; at each, every shown label's text fits its box
+    (kiosk.fit) and is 20 px or more."""
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
     from PIL import Image, ImageStat
 
+    from kiosk.fit import overflows, widgets
     from kiosk.screenshots import SCREENS, capture_all
 
-    paths = capture_all(kiosk_app, tmp_path)
+    cut: dict[str, list[str]] = {}
+    small: dict[str, list[str]] = {}
+
+    def check(path):
+        cut[path.stem] = [str(o) for o in overflows(Window)]
+        small[path.stem] = [f"{w.text[:30]!r} {w.font_size:.0f} px" for w in widgets(Window)
+                            if isinstance(w, Label) and w.text.strip() and w.opacity > 0
+                            and w.font_size < 20]
+
+    paths = capture_all(kiosk_app, tmp_path, check)
     assert [p.stem for p in paths] == list(SCREENS)
     for path in paths:
         with Image.open(path) as image:
@@ -29,6 +44,9 @@ def test_every_screen_is_captured_at_800x480(kiosk_app, tmp_path):
             spread = ImageStat.Stat(image.convert("L")).stddev[0]
             assert spread > 20, f"{path.name} looks blank"
     assert kiosk_app.root.current == "home"
+    assert {"play", "play-14", "setup-14"} <= set(cut)
+    assert {k: v for k, v in cut.items() if v} == {}
+    assert {k: v for k, v in small.items() if v} == {}
 
 
 def test_the_committed_screenshots_are_the_screens():
