@@ -371,13 +371,17 @@ class PlayScreen(Screen):
         deck = game_deck(view.game) or ""
         hand = known_hand(app.session, view.turn)
         playable = {c.label: c for c in cards}
+        shown_after = None  # a hand to look at while choosing (bidding): under the choices
         if hand and (not cards or set(playable) <= set(hand)):
             # the whole hand, the cards the seat may play pressable (open hands: dealt on
             # screen); while bidding, the bidder sees the hand it bids on
-            title = f"{_name(view.players, view.turn)}'s hand" if not cards else ""
-            box.add_widget(self._hand([(code, code in playable, playable[code].detail
-                                        if code in playable else "") for code in hand],
-                                      deck, escape(title)))
+            pager = self._hand([(code, code in playable, playable[code].detail
+                                 if code in playable else "") for code in hand], deck,
+                               "" if cards else escape(f"{_name(view.players, view.turn)}'s hand"))
+            if cards:
+                box.add_widget(pager)
+            else:
+                shown_after = pager
         elif cards:
             box.add_widget(self._hand([(c.label, True, c.detail) for c in cards], deck, ""))
         for i, c in enumerate(menu.choices):
@@ -389,6 +393,8 @@ class PlayScreen(Screen):
                                     value=count.values[0]))
         if menu.note:
             box.add_widget(Para(text=escape(menu.note), color=theme.TEXT_DIM))
+        if shown_after is not None:
+            box.add_widget(shown_after)
         self.ids.choices_scroll.scroll_y = 1
 
     def _hand(self, cards: list[tuple[str, bool, str]], deck: str, title: str) -> HandPager:
