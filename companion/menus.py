@@ -224,7 +224,9 @@ def menu_for(view: ViewModel | None, state: State | None) -> Menu:
                 continue
             made = _choice(state, action, codes)
             choices.append(Choice(label, action, action.seat, made.kind, made.detail))
-        if choices:
+        # the engine's labels only when they name every legal action (Piktas lists its hand
+        # cards, while its moves are a pass and swaps of a hand card for a field card)
+        if choices and len(choices) == len(legal):
             return Menu(tuple(choices), seats=seats)
     choices, counts = [], []
     kinds: dict[str, list[Action]] = {}

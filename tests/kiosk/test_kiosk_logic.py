@@ -497,3 +497,18 @@ def test_bad_window_size_is_a_usage_error(capsys):
 def test_games_are_makeable_with_their_defaults():
     for name in games():
         assert make_game(name).players == games()[name].default_players
+
+
+def test_piktas_touch_menu_offers_every_move(tmp_path):
+    """Piktas's view lists the hand's cards, but its moves are a pass and swaps of a hand
+    card for a field card: the menu offers each of them, the pass among them."""
+    store = Store(tmp_path / "c.db")
+    session = Session.start(store, "piktas", ["Ann", "Bea", "Cleo"])
+    rng = random.Random(1)
+    while session.state().is_chance():
+        session.step_bot(rng)
+    state = session.state()
+    menu = menu_for(session.view(), state)
+    assert sorted(map(str, (c.action for c in menu.choices))) == sorted(map(str, state.legal_actions()))
+    assert "pass" in {c.action.kind for c in menu.choices}
+    store.close()
