@@ -255,8 +255,9 @@ def _a_move(app, find, rng):
             row.value = row.count.values[row.count.actions.index(want)]
             label = row.count.label.capitalize()
             return next(b for b in find(row, Tap) if b.text.startswith(label)), True
-    # The bot's move has no button (Piktas offers its cards, not "pass"): a touch of
-    # what the screen offers, as a player would.
+    # No button makes the bot's move (a menu that leaves moves out; Piktas's did, until
+    # companion.menus listed them all): touch something the screen offers, as a player
+    # would, so that the game still ends.
     cards = find(play.ids.choices, CardButton)
     if cards:
         return rng.choice(cards), True
