@@ -207,7 +207,8 @@ class HubStore:
                 raise BadCorrection(f"game {game_id} at {tbl} has {len(players)} players; "
                                     f"{len(scores)} scores were given")
             if not winners or any(not 0 <= w < len(players) for w in winners):
-                raise BadCorrection(f"winners must be seats 0 to {len(players) - 1}, got {winners}")
+                shown = [w + 1 for w in winners]  # as people count seats
+                raise BadCorrection(f"winners must be seats 1 to {len(players)}, got {shown}")
             cur = conn.execute("INSERT INTO corrections (tbl, game_id, scores, winners, reason, "
                                "director, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                (tbl, game_id, json.dumps(scores), json.dumps(sorted(set(winners))),

@@ -162,17 +162,17 @@ class Outbox:
                                      f"can be confirmed")
             players = _players(conn, game_id)
             if not 0 <= seat < len(players):
-                raise NotConfirmable(f"game {game_id} has seats 0 to {len(players) - 1}, not {seat}")
+                raise NotConfirmable(f"game {game_id} has seats 1 to {len(players)}, not {seat + 1}")
             results = conn.execute("SELECT seat, score, winner FROM results WHERE game_id = ? "
                                    "ORDER BY seat", (game_id,)).fetchall()
             winners = [r[0] for r in results if r[2]]
             if seat in winners and len(winners) < len(players):
-                raise NotConfirmable(f"seat {seat} ({players[seat]}) won game {game_id}: the other "
+                raise NotConfirmable(f"seat {seat + 1} ({players[seat]}) won game {game_id}: the other "
                                      f"side confirms a result (a seat that did not win)")
             done = conn.execute("SELECT seat FROM club_confirmations WHERE game_id = ? AND "
                                 "finished = ?", (game_id, finished)).fetchone()
             if done is not None:
-                raise NotConfirmable(f"game {game_id}'s result is already confirmed by seat {done[0]}")
+                raise NotConfirmable(f"game {game_id}'s result is already confirmed by seat {done[0] + 1}")
             at = now()
             conn.execute("INSERT INTO club_confirmations (game_id, finished, seat, at, source) "
                          "VALUES (?, ?, ?, ?, ?)", (game_id, finished, seat, at, source))

@@ -56,7 +56,7 @@ function drawTables(data) {
   const rows = [];
   for (const t of data.tables) for (const g of t.games) {
     if (g.status !== "finished") continue;
-    const state = g.correction ? `corrected: ${esc(g.correction.reason)}` : g.final ? `confirmed by seat ${esc(g.confirmed_by)}` : "awaiting confirmation";
+    const state = g.correction ? `corrected: ${esc(g.correction.reason)}` : g.final ? `confirmed by seat ${esc(g.confirmed_by + 1)}` : "awaiting confirmation";
     const who = g.players.map((p, i) => `${esc(p)} <b class="score">${esc(g.scores[i])}</b>${g.winners.includes(i) ? " &#9733;" : ""}`).join(", ");
     rows.push(`<tr class="result"><td>${esc(g.table)}</td><td>${esc(g.game)} ${esc(g.game_id)}</td><td>${who}</td><td>${state}</td></tr>`);
   }

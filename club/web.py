@@ -114,12 +114,13 @@ def make_app(store: HubStore, *, director_password: str | None = None) -> Starle
         note = html.escape(request.query_params.get("note", ""))
         rows = []
         for g in store.results():
+            winners = ", ".join(str(w + 1) for w in g["winners"])  # as people count seats
             state = ("corrected: " + html.escape(g["correction"]["reason"]) if g["correction"]
                      else "confirmed" if g["final"] else g["status"])
             rows.append(
                 f"<tr><td>{html.escape(g['table'])}</td><td>{g['game_id']}</td>"
                 f"<td>{html.escape(g['game'])}</td><td>{html.escape(', '.join(g['players']))}</td>"
-                f"<td>{html.escape(json.dumps(g['scores']))}</td><td>{html.escape(json.dumps(g['winners']))}"
+                f"<td>{html.escape(json.dumps(g['scores']))}</td><td>{html.escape(winners)}"
                 f"</td><td>{state}</td></tr>")
         body = (f"<!doctype html><meta name=viewport content='width=device-width'>"
                 f"<title>Director</title><h1>Director</h1><p>{note}</p>"
@@ -129,7 +130,7 @@ def make_app(store: HubStore, *, director_password: str | None = None) -> Starle
                 f"<label>table <input name=table required></label> "
                 f"<label>game id <input name=game_id required></label> "
                 f"<label>scores (by seat, comma separated) <input name=scores required></label> "
-                f"<label>winners (seats) <input name=winners required></label> "
+                f"<label>winners (seats, counted from 1) <input name=winners required></label> "
                 f"<label>reason <input name=reason required></label> <button>Correct</button></form>")
         return HTMLResponse(body)
 
@@ -151,6 +152,9 @@ def make_app(store: HubStore, *, director_password: str | None = None) -> Starle
             scores = [float(x) if "." in x else int(x)
                       for x in str(form.get("scores", "")).replace(" ", "").split(",") if x]
             winners = [int(x) for x in str(form.get("winners", "")).replace(" ", "").split(",") if x]
+            if any(w < 1 for w in winners):  # people count seats from 1; the store from 0
+                raise BadCorrection(f"winners are seats counted from 1, got {winners}")
+            winners = [w - 1 for w in winners]
             store.correct(table, game_id, scores, winners, str(form.get("reason", "")))
         except ValueError as exc:  # BadCorrection too
             text = str(exc) if isinstance(exc, BadCorrection) else f"not a number: {exc}"

@@ -84,11 +84,13 @@ def confirm(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)
     try:
         outbox = Outbox(store.path)
-        done = outbox.confirm(args.game_id, args.seat, source="cli")
+        if args.seat < 1:
+            raise UsageError(f"companion club confirm: --seat counts from 1, got {args.seat}")
+        done = outbox.confirm(args.game_id, args.seat - 1, source="cli")
         outbox.close()
     finally:
         store.close()
-    print(f"Game {done.game_id}: the result is confirmed by seat {done.seat} ({done.player}); "
+    print(f"Game {done.game_id}: the result is confirmed by seat {done.seat + 1} ({done.player}); "
           f"it goes to the hub as outbox row {done.seq}.")
     if args.broker:
         return push(args)
@@ -222,7 +224,8 @@ def register(cli) -> None:
                                      "side (a seat that did not win); with --broker, send it now.")
     p.set_defaults(func=confirm)
     p.add_argument("game_id", type=int, metavar="GAME_ID")
-    p.add_argument("--seat", type=int, required=True, metavar="N", help="the confirming seat")
+    p.add_argument("--seat", type=int, required=True, metavar="N",
+                   help="the confirming seat, counted from 1 as people count seats")
     table_args(p, required=False)
 
     p = group.add_parser("push", help="send this table's outbox and wait until the hub stores it")

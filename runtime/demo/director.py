@@ -430,7 +430,7 @@ def _seat_of(action: Action) -> int | None:
 
 
 def _obs_words(obs: Observation) -> str:
-    where = obs.zone if obs.seat is None else f"{obs.zone} (seat {obs.seat})"
+    where = obs.zone if obs.seat is None else f"{obs.zone} (seat {obs.seat + 1})"
     frm = f" from {obs.from_zone}" if obs.kind == "moved" and obs.from_zone else ""
     frame = f", frame {obs.frame}" if obs.frame is not None else ""
     return f"{obs.code} {obs.kind}{frm} in {where} (confidence {obs.confidence:.2f}{frame})"

@@ -56,7 +56,7 @@ class MockPanel:
         choices = [a for a in self.session.legal_actions()
                    if a.seat == seat and not _names_card(a, codes)]
         if action not in choices or len(choices) > len(seats[seat].buttons):
-            raise DemoError(f"{action}: seat {seat}'s buttons cannot make it")
+            raise DemoError(f"{action}: seat {seat + 1}'s buttons cannot make it")
         return seat, choices.index(action)
 
     def press(self, seat: int, index: int) -> None:

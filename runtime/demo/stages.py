@@ -54,8 +54,8 @@ class Zones:
             name = self.find(kind, seat)
             if name is not None:
                 return name
-        who = "" if seat is None else f" for seat {seat}"
-        have = ", ".join(f"{z.name} ({z.kind}{'' if z.seat is None else f', seat {z.seat}'})"
+        who = "" if seat is None else f" for seat {seat + 1}"
+        have = ", ".join(f"{z.name} ({z.kind}{'' if z.seat is None else f', seat {z.seat + 1}'})"
                          for z in self.all)
         raise NoZone(f"the mat has no {' or '.join(kinds)} zone{who}; its zones: {have}")
 

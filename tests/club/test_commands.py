@@ -43,9 +43,9 @@ def test_confirm_then_push_from_the_command_line(broker, make_hub, make_tables, 
     loser = next(s for s in range(len(state.scores())) if s not in state.winners())
     monkeypatch.setenv("COMPANION_CLUB_PASSWORD", table_password(t1.name))
     if len(state.winners()) < len(state.scores()):
-        assert main(["club", "confirm", str(session.game_id), "--seat", str(winner), "--db", db]) == 2
+        assert main(["club", "confirm", str(session.game_id), "--seat", str(winner + 1), "--db", db]) == 2
         assert "the other side confirms" in capsys.readouterr().err
-    assert main(["club", "confirm", str(session.game_id), "--seat", str(loser), "--db", db,
+    assert main(["club", "confirm", str(session.game_id), "--seat", str(loser + 1), "--db", db,
                  "--table", t1.name, "--broker", broker.address]) == 0
     assert "stored at the hub" in capsys.readouterr().out
     wait_for(lambda: any(g["final"] for g in hub.store.results()), 10, "the confirmed result at the hub")

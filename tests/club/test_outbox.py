@@ -72,7 +72,7 @@ def test_only_the_other_side_confirms_once_and_an_undo_asks_again(table):
     if len(winners) < 3:
         with pytest.raises(NotConfirmable, match="won game"):
             outbox.confirm(session.game_id, winners[0])
-    with pytest.raises(NotConfirmable, match="seats 0 to 2"):
+    with pytest.raises(NotConfirmable, match="seats 1 to 3, not 8"):
         outbox.confirm(session.game_id, 7)
     confirmation = outbox.confirm(session.game_id, loser)
     assert outbox.confirmed(session.game_id) == loser

@@ -78,6 +78,7 @@ def test_public_pages_are_read_only_and_the_director_needs_the_password(evening)
     assert status == 200 and "Corrected game" in page
     (game,) = [g for g in hub.store.results() if g["table"] == t.name]
     assert game["scores"] == [1, 2, 3, 4] and game["correction"]["reason"] == "a Set was scored twice"
+    assert game["winners"] == [2]  # the form counts seats from 1
 
 
 def test_a_table_that_drops_off_is_marked_offline_by_its_last_will(evening):

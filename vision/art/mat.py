@@ -28,7 +28,7 @@ def zone_label(zone: Zone) -> str:
     """What the mat prints in a zone: its role, and its seat."""
     role = zone.name.rsplit("-", 1)[0] if zone.seat is not None else zone.name
     text = NAME_LABELS.get(role) or KIND_LABELS.get(role) or role.upper()
-    return f"SEAT {zone.seat} · {text}" if zone.seat is not None else text
+    return f"SEAT {zone.seat + 1} · {text}" if zone.seat is not None else text
 
 
 def marker_cells(dictionary: int, marker_id: int) -> np.ndarray:
