@@ -31,7 +31,7 @@ from companion.games.base import describe_event, event_words
 from companion.observation import Observation, Question
 from companion.storage import Event, GameRecord, GameWriter, NotPlaying, Store, Timeline
 from companion.viewmodel import QuestionView, Verdict, ViewModel
-from companion.words import Seat, Words, plain
+from companion.words import Seat, Words, plain, render
 
 log = logging.getLogger(__name__)
 
@@ -564,19 +564,52 @@ class Session:
         state, verdict = self._state, self._verdict
         v = self._engine_view()
         turn = v.get("turn")
+        awaiting = bool(verdict and verdict.awaiting)
+        next_text, limit_text = AWAITING_NEXT if awaiting else v.get("next", ""), v.get("limit") or ""
+        table_facts = dict(v.get("table") or {})
         return ViewModel(
             game=self.game.name, title=self.game.title, players=self.players,
             turn=turn if isinstance(turn, int) and turn >= 0 else None,
-            phase=v.get("phase", ""),
-            next=AWAITING_NEXT if verdict and verdict.awaiting else v.get("next", ""),
-            limit=v.get("limit") or "", legal=tuple(v.get("legal") or ()),
+            phase=v.get("phase", ""), next=next_text, limit=limit_text,
+            next_words=plain(AWAITING_NEXT) if awaiting else self._as_words(
+                state.explain_words, next_text, "next"),
+            limit_words=self._as_words(state.limit_as_words, limit_text, "limit"),
+            facts_words=self._facts_words(table_facts), legal=tuple(v.get("legal") or ()),
             trick=tuple(v.get("trick") or ()), last_trick=v.get("last_trick"),
             scores=tuple(state.scores()), verdict=verdict,
             over=state.is_terminal() or self._timeline.abandoned is not None,
             winners=tuple(state.winners()), events=len(self._timeline.done),
             can_undo=bool(self._timeline.done) and self._timeline.abandoned is None,
             can_redo=bool(self._timeline.undone) and self._timeline.abandoned is None,
-            table=dict(v.get("table") or {}), camera=self._camera, question=self._question_view())
+            table=table_facts, camera=self._camera, question=self._question_view())
+
+    def _as_words(self, make: Callable[[], Words], text: str, what: str) -> Words:
+        """The engine's words as data for the view's `text` (see `_checked`)."""
+        try:
+            return self._checked(make(), text, what)
+        except Exception:
+            log.exception("%s cannot word its %s as data in game %s", self.game.name, what,
+                          self.game_id)
+        return plain(text)
+
+    def _checked(self, words: Words, text: str, what: str) -> Words:
+        """`words` if they say `text`, else (an engine bug, logged) the text itself as
+        words: a screen may always show the data instead of the text."""
+        if render(words) == text:
+            return words
+        log.error("%s's %s words %r do not say %r", self.game.name, what, words, text)
+        return plain(text)
+
+    def _facts_words(self, table_facts: dict[str, Any]) -> dict[str, Words]:
+        """The engine's table facts as data, each checked against the table's text."""
+        try:
+            facts = self._state.facts_words()
+            return {k: self._checked(w, table_facts[k], k) for k, w in facts.items()
+                    if isinstance(table_facts.get(k), str)}
+        except Exception:
+            log.exception("%s cannot word its table as data in game %s", self.game.name,
+                          self.game_id)
+            return {}
 
     def _question_view(self) -> QuestionView | None:
         """The oldest pending question as the screen shows it."""

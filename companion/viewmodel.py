@@ -77,9 +77,19 @@ class ViewModel:
     table: dict[str, Any] = field(default_factory=dict)  # game extras (trump, field, picked...)
     camera: str = "ok"  # "ok", "no camera", "mat lost"
     question: QuestionView | None = None  # the oldest card the camera asks the players to name
+    # `next`, `limit` and the table's facts in words (Yokir's "upcard_state") as data: a
+    # template with seat and card references (companion.words), so a screen puts the
+    # players' names in. `render(next_words) == next`, `render(limit_words) == limit`,
+    # `render(facts_words[key]) == table[key]`; `render(w, seat_name)` names the seats.
+    next_words: Words = field(default_factory=lambda: Words(""))
+    limit_words: Words = field(default_factory=lambda: Words(""))
+    facts_words: dict[str, Words] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["next_words"], out["limit_words"] = self.next_words.to_json(), self.limit_words.to_json()
+        out["facts_words"] = {k: w.to_json() for k, w in self.facts_words.items()}
+        return out
 
 
 class SessionPort(Protocol):

@@ -195,6 +195,31 @@ def join_words(parts: Iterable[Words | str], sep: str = " ") -> Words:
     return Words(sep.replace("{", "{{").replace("}", "}}").join(f"{{p{i}}}" for i in range(len(kept))), refs)
 
 
+def listed(refs: Iterable[Ref], joined: Callable[[list[str]], str] = and_list) -> Words:
+    """References listed in a sentence ("the King of Swords and the Queen of Cups"), each
+    its own field; `joined` puts the fields together (`and_list` by default, or
+    `", ".join`)."""
+    found = list(refs)
+    return Words(joined([f"{{r{i}}}" for i in range(len(found))]),
+                 tuple((f"r{i}", r) for i, r in enumerate(found)))
+
+
+def each_seat(indexes: Iterable[int], joined: Callable[[list[str]], str] = and_list) -> Words:
+    """Seats each named in full ("seat 1, seat 2 and seat 3"), each a `Seat` reference;
+    `joined` as in `listed`."""
+    return listed((Seat(i) for i in indexes), joined)
+
+
+def as_template(text: str, **markers: str) -> str:
+    """Text already written, as a `Words` template: braces doubled, then each marker (a
+    stand-in the caller wrote in place of a seat or a card, such as "\x00") made its field:
+    `as_template("\x00 leads.", Seat="\x00") == "{Seat} leads."`."""
+    out = text.replace("{", "{{").replace("}", "}}")
+    for field_name, marker in markers.items():
+        out = out.replace(marker, f"{{{field_name}}}")
+    return out
+
+
 def plain(text: str) -> Words:
     """Text with no seat or card in it, as words (braces kept as they are)."""
     return Words(text.replace("{", "{{").replace("}", "}}"))

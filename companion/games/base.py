@@ -308,6 +308,22 @@ class State(ABC):
         "" when nothing does."""
         return ""
 
+    # The same words as data (`companion.words.Words`: a template with seat and card
+    # references), so a screen puts the players' names in instead of rewording the text.
+    # Engines that name seats or cards in them override these and render their text from them.
+    def explain_words(self) -> Words:
+        """`explain()` as data: `render(self.explain_words()) == self.explain()`."""
+        return plain(self.explain())
+
+    def limit_as_words(self) -> Words:
+        """`limit_words()` as data: `render(self.limit_as_words()) == self.limit_words()`."""
+        return plain(self.limit_words())
+
+    def facts_words(self) -> dict[str, Words]:
+        """Facts of `view()["table"]` that are words, as data, by the same key (Yokir's
+        "upcard_state": "taken up by seat 2"); each renders to the table's text."""
+        return {}
+
     def result_words(self) -> str:
         """How the game ended, in a few words ("seat 2 won with 7 points", seats counted
         from 1); "" while it goes on."""
