@@ -12,7 +12,7 @@ from companion.errors import IllegalAction
 from companion.games.ahyoheek import bot, words
 from companion.games.ahyoheek.rules import GOAL, PICKS, round_scores, round_winners
 from companion.games.base import TERMINAL, Action, Game, Option, State
-from companion.words import Words, and_list, seat_words, seats_words
+from companion.words import Seat, Words, each_seat, plain, render, seat_words, seats_words
 
 
 class Ahyoheek(Game):
@@ -133,15 +133,21 @@ class AhyoheekState(State):
         return ("sudden death" if self.sudden_death else "round") + f" {len(self.rounds) + 1}"
 
     def result_words(self) -> str:
-        return "" if self.winner is None else f"{seat_words(self.winner)} wins"
+        return render(self._result())
+
+    def _result(self) -> Words:
+        return plain("") if self.winner is None else Words.of("{seat} wins", seat=Seat(self.winner))
 
     def explain(self) -> str:
+        return render(self.explain_words())
+
+    def explain_words(self) -> Words:
         if self.winner is not None:
-            return f"The match is over: {self.result_words()}."
+            return Words.of("The match is over: {result}.", result=self._result())
         waiting = [s for s in self.in_play if s not in self.picks]
         lead = "Sudden death. " if self.sudden_death else ""
-        return (f"{lead}Round {len(self.rounds) + 1}: waiting for "
-                f"{and_list(seat_words(s) for s in waiting)} to pick pen, page or beetle.")
+        return Words.of(f"{lead}Round {len(self.rounds) + 1}: waiting for {{waiting}} to pick "
+                        f"pen, page or beetle.", waiting=each_seat(waiting))
 
     def view(self) -> dict[str, Any]:
         """Picks stay secret until the reveal: the view says who has picked, not what."""

@@ -43,7 +43,7 @@ from companion.games.medieval_mastery.rules import (
     suit,
     trick_winner,
 )
-from companion.words import Words, seat_words
+from companion.words import CardRef, Seat, Words, each_seat, listed, plain, render, seat_words
 
 _ALL = frozenset(ALL_CARDS)
 
@@ -562,24 +562,30 @@ class MedievalMasteryState(State):
         return [t + p for t, p in zip(self.totals, self.points, strict=True)]
 
     def explain(self) -> str:
+        return render(self.explain_words())
+
+    def explain_words(self) -> Words:
         t = self.trick_no
         if self.phase == "over":
-            return f"The game is over after {self.round} round{'s' * (self.round != 1)}: " \
-                   f"{self.result_words()}."
+            return Words.of(f"The game is over after {self.round} round{'s' * (self.round != 1)}: "
+                            f"{{result}}.", result=self._result())
         if self.phase == "deal":
-            return (f"Round {self.round}: {seat_words(self.dealer)} deals {HAND_SIZE} cards to each player; "
-                    "the rest is the stock.")
+            return Words.of(f"Round {self.round}: {{seat}} deals {HAND_SIZE} cards to each "
+                            f"player; the rest is the stock.", seat=Seat(self.dealer))
         if self.phase == "refill":
-            return (f"Trick {t} is over: players refill their hands to {HAND_SIZE} from the stock "
-                    f"({len(self.stock)} cards), {seat_words(self.winner)} first.")
+            return Words.of(f"Trick {t} is over: players refill their hands to {HAND_SIZE} from "
+                            f"the stock ({len(self.stock)} cards), {{seat}} first.",
+                            seat=Seat(self.winner))
         if self.phase == "meld":
             xs = [c for c in self.trick_cards() if c[0] == "X"]
-            must = f"; the {names(xs)} must start a Religious commune" if xs else ""
-            return (f"{seat_words(self.winner, capital=True)} won trick {t}: they lay down or "
-                    f"rebuild their families and "
-                    f"communes from the trick and their hand{must}.")
+            must = (Words.of("; the {cards} must start a Religious commune",
+                             cards=listed(CardRef(c, name(c)) for c in xs)) if xs else plain(""))
+            return Words.of(f"{{Seat}} won trick {t}: they lay down or rebuild their families "
+                            f"and communes from the trick and their hand{{must}}.",
+                            seat=Seat(self.winner), must=must)
         seat = self.current_player()
-        return f"Trick {t}: {seat_words(seat)} to {'play' if self.trick else 'lead'}; {self.limit_words()}."
+        return Words.of(f"Trick {t}: {{seat}} to {'play' if self.trick else 'lead'}; {{limit}}.",
+                        seat=Seat(seat), limit=self.limit_as_words())
 
     def phase_words(self) -> str:
         return {"deal": f"round {self.round}: the deal", "refill": f"trick {self.trick_no}: refill",
@@ -596,11 +602,14 @@ class MedievalMasteryState(State):
         return f"must follow {SUIT_NAMES[led]} if able"
 
     def result_words(self) -> str:
+        return render(self._result())
+
+    def _result(self) -> Words:
         if self.phase != "over":
-            return ""
+            return plain("")
         best = max(self.totals)
-        who = " and ".join(seat_words(s) for s, v in enumerate(self.totals) if v == best)
-        return f"{who} won with {best} points"
+        who = each_seat((s for s, v in enumerate(self.totals) if v == best), " and ".join)
+        return Words.of(f"{{who}} won with {best} points", who=who)
 
     def view(self) -> dict[str, Any]:
         turn = self.current_player()

@@ -36,7 +36,7 @@ from companion.games.piktas.rules import (
     score,
 )
 from companion.games.piktas.words import cards_words
-from companion.words import Words, seat_words
+from companion.words import CardRef, Seat, Words, each_seat, listed, plain, render, seat_words
 
 CYCLES = 3  # swap cycles, at 3, 4 and 5 field positions; the 6th position ends the swapping
 FIRST_FIELD = 3
@@ -590,28 +590,33 @@ class PiktasState(State):
         return list(self.chips if self.game.options["betting"] else self.totals)
 
     def explain(self) -> str:
+        return render(self.explain_words())
+
+    def explain_words(self) -> Words:
         rounds = self.game.options["rounds"]
         head = f"Round {self.round} of {rounds}"
         if self.phase == "over":
-            return f"The game is over: {self.result_words()}."
+            return Words.of("The game is over: {result}.", result=self._result())
         if self.phase == "deal":
             due = self.next_dealer()
-            who = "a dealer" if due is None else f"{seat_words(due)}"
-            return (f"Round {self.round + 1} of {rounds}: {who} deals {HAND_SIZE} cards to each "
-                    f"player and {FIRST_FIELD} to the field.")
+            who: Seat | str = "a dealer" if due is None else Seat(due)
+            return Words.of(f"Round {self.round + 1} of {rounds}: {{who}} deals {HAND_SIZE} cards "
+                            f"to each player and {FIRST_FIELD} to the field.", who=who)
         if self.phase == "draw":
-            return (f"{head}: the dealer ({seat_words(self.dealer)}) adds a card to the field "
-                    f"(position {len(self.field) + 1} of {FIELD_POSITIONS}).")
-        seat = self.current_player()
+            return Words.of(f"{head}: the dealer ({{seat}}) adds a card to the field (position "
+                            f"{len(self.field) + 1} of {FIELD_POSITIONS}).", seat=Seat(self.dealer))
+        seat = Seat(self.current_player())
         if self.phase == "swap":
-            return (f"{head}, cycle {self.cycle} of {CYCLES}: {seat_words(seat)} passes, swaps a hand "
-                    f"card for an uncovered field card ({cards_words(self.takeable())}) or places a "
-                    f"void on one.")
+            takeable = self.takeable()
+            cards = listed((CardRef(c, c) for c in takeable), " ".join) if takeable else "nothing"
+            return Words.of(f"{head}, cycle {self.cycle} of {CYCLES}: {{seat}} passes, swaps a "
+                            f"hand card for an uncovered field card ({{cards}}) or places a void "
+                            f"on one.", seat=seat, cards=cards)
         if self.phase == "bet":
-            owed = self.owed(seat)
+            owed = self.owed(seat.index)
             moves = f"matches {owed}, raises or folds" if owed else "stays, raises or folds"
-            return f"{head}, betting (pot {self.pot}): {seat_words(seat)} {moves}."
-        return f"{head}, showdown: {seat_words(seat)} shows their hand."
+            return Words.of(f"{head}, betting (pot {self.pot}): {{seat}} {moves}.", seat=seat)
+        return Words.of(f"{head}, showdown: {{seat}} shows their hand.", seat=seat)
 
     def phase_words(self) -> str:
         if self.phase == "swap":
@@ -631,12 +636,15 @@ class PiktasState(State):
         return ""
 
     def result_words(self) -> str:
+        return render(self._result())
+
+    def _result(self) -> Words:
         if self.phase != "over":
-            return ""
+            return plain("")
         best = max(self.scores())
-        won = " and ".join(seat_words(s) for s in self.winners())
         what = "chips" if self.game.options["betting"] else "points"
-        return f"{won} won with {best} {what}"
+        return Words.of(f"{{won}} won with {best} {what}",
+                        won=each_seat(self.winners(), " and ".join))
 
     def view(self) -> dict[str, Any]:
         turn = self.current_player()

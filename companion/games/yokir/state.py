@@ -33,7 +33,10 @@ from companion.games.yokir.rules import (
     title,
     trick_winner,
 )
-from companion.words import Words, seat_words, seats_words
+from companion.words import CardRef, Seat, Words, as_template, plain, render, seat_words, seats_words
+
+# What `explain_plays` is given for the seat's words, to become the seat's reference.
+_SEAT_MARK = "\x00seat\x00"
 
 
 def _is_seat(value: Any) -> bool:
@@ -105,7 +108,8 @@ class YokirState(State):
     def _new_hand(self) -> None:
         self.hands: list[list[str] | None] = [None] * PLAYERS
         self.upcard: str | None = None
-        self.upcard_state: str | None = None  # "face up", "taken up by seat 1", "turned down"
+        # "face up", "taken up by seat 1", "turned down" (as data: see `upcard_state`)
+        self.upcard_words: Words | None = None
         self.upcard_holder: int | None = None  # the caller who took it up, until it leaves
         self.bids: list[str] = []  # this round's bids, from left of the dealer
         self.caller: int | None = None
@@ -368,7 +372,7 @@ class YokirState(State):
         if hands is not None:
             self.hands = [None if h is None else sort_cards(h) for h in hands]
         self.upcard = action["upcard"]
-        self.upcard_state = "face up"
+        self.upcard_words = plain("face up")
         self.phase = "bid1"
         return []
 
@@ -382,7 +386,7 @@ class YokirState(State):
                      "sage": sage(self.trump)}
             if bid == "accept":
                 self.upcard_holder = seat
-                self.upcard_state = f"taken up by {seat_words(seat)}"
+                self.upcard_words = Words.of("taken up by {seat}", seat=Seat(seat))
                 hand = self.hands[seat]
                 if hand is not None:
                     self.hands[seat] = sort_cards([*hand, self.upcard])
@@ -397,7 +401,7 @@ class YokirState(State):
         self.bids = []
         if self.phase == "bid1":
             self.phase = "bid2"
-            self.upcard_state = "turned down"
+            self.upcard_words = plain("turned down")
             self.out_of_play[self.upcard] = "it is the upcard, turned down when all passed in round 1"
             return [{"type": "turned_down", "hand": self.hand_no, "card": self.upcard}]
         return self._end_hand(void=True)
@@ -507,10 +511,22 @@ class YokirState(State):
     def winners(self) -> list[int]:
         return [] if self.winner is None else [self.winner]
 
+    @property
+    def upcard_state(self) -> str | None:
+        """What became of the upcard, in words: "face up", "taken up by seat 1", "turned down"."""
+        return None if self.upcard_words is None else render(self.upcard_words)
+
+    def facts_words(self) -> dict[str, Words]:
+        return {} if self.upcard_words is None else {"upcard_state": self.upcard_words}
+
     def result_words(self) -> str:
+        return render(self._result())
+
+    def _result(self) -> Words:
         if self.winner is None:
-            return ""
-        return f"{seat_words(self.winner)} won with {self.points[self.winner]} points"
+            return plain("")
+        return Words.of("{seat} won with {points} points", seat=Seat(self.winner),
+                        points=self.points[self.winner])
 
     def phase_words(self) -> str:
         return {"deal": "deal", "bid1": "bidding, round 1", "bid2": "bidding, round 2",
@@ -533,38 +549,45 @@ class YokirState(State):
         return f"must follow {suit} if able"
 
     def explain(self) -> str:
+        return render(self.explain_words())
+
+    def explain_words(self) -> Words:
         if self.phase == "over":
-            return f"The game is over: {self.result_words()}."
+            return Words.of("The game is over: {result}.", result=self._result())
         if self.phase == "deal":
             dealer = self.next_dealer()
-            who = f"{seat_words(dealer)}" if dealer is not None else "a dealer chosen at random"
-            return (f"Hand {self.hand_no + 1}: {who} deals five cards to each player and turns "
-                    f"up the top card of the rest.")
-        seat = self.current_player()
+            who: Seat | str = Seat(dealer) if dealer is not None else "a dealer chosen at random"
+            return Words.of(f"Hand {self.hand_no + 1}: {{who}} deals five cards to each player "
+                            f"and turns up the top card of the rest.", who=who)
+        seat = Seat(self.current_player())
         assert self.upcard is not None
-        up = card_name(self.upcard)
+        up = words.card(self.upcard)
         if self.phase == "bid1":
-            return (f"Bidding round 1: {seat_words(seat)} accepts the {up} (making "
-                    f"{suit_name(self.upcard[1])} trump, taking it up and discarding one) or passes.")
+            return Words.of(f"Bidding round 1: {{seat}} accepts the {{up}} (making "
+                            f"{suit_name(self.upcard[1])} trump, taking it up and discarding "
+                            f"one) or passes.", seat=seat, up=up)
         if self.phase == "bid2":
             names = ", ".join(suit_name(s) for s in SUITS if s != self.upcard[1])
-            return (f"Bidding round 2: the {up} is turned down; {seat_words(seat)} names {names} as "
-                    f"trump, or passes.")
+            return Words.of(f"Bidding round 2: the {{up}} is turned down; {{seat}} names {names} "
+                            f"as trump, or passes.", seat=seat, up=up)
         if self.phase == "discard":
-            return f"{seat_words(seat, capital=True)} took up the {up} and discards one card face down."
+            return Words.of("{Seat} took up the {up} and discards one card face down.",
+                            seat=seat, up=up)
         assert self.trump is not None
-        head = (f"Trick {self.trick_no} of {TRICKS}, {suit_name(self.trump)} trump: "
-                f"{seat_words(seat)} to play.")
-        hand = self.hands[seat]
+        head = Words.of(f"Trick {self.trick_no} of {TRICKS}, {suit_name(self.trump)} trump: "
+                        f"{{seat}} to play.", seat=seat)
+        hand = self.hands[seat.index]
         if hand is not None:
             legal = legal_plays(hand, self.led, self.trump)
-            return (f"{head} "
-                    f"{explain_plays(hand, self.led, self.trump, f'{seat_words(seat, capital=True)}')} "
-                    f"Legal: {words.cards_words(legal, self.trump)}.")
+            why = Words(as_template(explain_plays(hand, self.led, self.trump, _SEAT_MARK),
+                                    Seat=_SEAT_MARK), (("seat", seat),))
+            cards = {f"c{i}": CardRef(c, title(c, self.trump)) for i, c in enumerate(legal)}
+            listed = Words(", ".join(f"{{{k}}}" for k in cards), tuple(cards.items()))
+            return Words.of("{head} {why} Legal: {legal}.", head=head, why=why, legal=listed)
         if self.led is None:
-            return f"{head} {seat_words(seat, capital=True)} leads any card."
+            return Words.of("{head} {Seat} leads any card.", head=head, seat=seat)
         suit = suit_name(effective_suit(self.led, self.trump))
-        return f"{head} {seat_words(seat, capital=True)} must follow {suit} if able."
+        return Words.of(f"{{head}} {{Seat}} must follow {suit} if able.", head=head, seat=seat)
 
     def view(self) -> dict[str, Any]:
         turn = self.current_player()

@@ -45,7 +45,7 @@ from companion.games.yonac.rules import (
     rule_on_set,
 )
 from companion.games.yonac.words import sudden_death_words, win_words
-from companion.words import Words, and_list, render, seat_words
+from companion.words import CardRef, Seat, Words, listed, plain, render, seat_words
 
 
 class Yonac(Game):
@@ -114,7 +114,7 @@ class YonacState(State):
         self.last_turn: list[int | None] = [None] * n
         self.winner: int | None = None
         self.result: dict[str, Any] | None = None  # the win event
-        self.todo: list[str] = []  # what the table must do with the cards just judged, in words
+        self.todo: list[Words] = []  # what the table must do with the cards just judged
 
     # -- reading the state -----------------------------------------------------
     def current_player(self) -> int:
@@ -319,7 +319,7 @@ class YonacState(State):
             self.diamonds_potent = False
             self.step = ADD
             return []
-        self.todo = [f"{seat_words(s, capital=True)}: {advice(ruling)}"]
+        self.todo = [Words.of("{Seat}: {advice}", seat=Seat(s), advice=advice(ruling))]
         if ruling.result == "lose":
             return self._lose(s)
         out: list[dict[str, Any]] = []
@@ -340,7 +340,8 @@ class YonacState(State):
         if ruling.result == "swap":
             self.step = SWAP
             return []
-        self.todo = [f"{seat_words(s, capital=True)}: {advice(ruling, clubs=True)}"]
+        self.todo = [Words.of("{Seat}: {advice}", seat=Seat(s),
+                              advice=advice(ruling, clubs=True))]
         if ruling.result == "win":
             return [self._finish(s, "spades_with_clubs")]
         out = self._keep(s, ruling)
@@ -378,7 +379,7 @@ class YonacState(State):
         if len(self.alive) == self.game.options["threshold"]:
             self.sudden_death = True
             out.append({"type": "sudden_death", "seats": list(self.alive)})
-            self.todo.append(render(sudden_death_words(self.alive)))
+            self.todo.append(sudden_death_words(self.alive))
         self._end_turn()
         return out
 
@@ -411,31 +412,38 @@ class YonacState(State):
     def result_words(self) -> str:
         if self.result is None:
             return ""
-        return f"{seat_words(self.winner)} wins: {win_words(self.result)}"
+        return render(self._result())
+
+    def _result(self) -> Words:
+        if self.result is None:
+            return plain("")
+        return Words.of("{seat} wins: {why}", seat=Seat(self.winner), why=win_words(self.result))
 
     # -- words and the screen ------------------------------------------------------
-    def _prompt(self) -> str:
+    def _prompt(self) -> Words:
         """What the seat to act (or the Pile) must do next."""
-        s = self.seat
+        s = Seat(self.seat)
         if self.step == OVER:
-            return f"The game is over: {self.result_words()}."
+            return Words.of("The game is over: {result}.", result=self._result())
         if self.step == TURN:
-            clubs = ", or play your Ace of Clubs" if "AC" in self.aside[s] else ""
-            return (f"{seat_words(s, capital=True)}'s turn: collect one or more cards from the Pile "
-                    f"({len(self.pile)} left){clubs}.")
+            clubs = ", or play your Ace of Clubs" if "AC" in self.aside[s.index] else ""
+            return Words.of(f"{{Seat}}'s turn: collect one or more cards from the Pile "
+                            f"({len(self.pile)} left){clubs}.", seat=s)
         if self.step == ADD:
-            return f"{seat_words(s, capital=True)}: {advice(Ruling('more', P_DIAMONDS))}"
+            return Words.of("{Seat}: {advice}", seat=s, advice=advice(Ruling("more", P_DIAMONDS)))
         if self.step == SWAP:
-            offers = and_list([f"{seat_words(t)}'s {DECK[a].name}" for t, a in self.swappable()])
-            return (f"{seat_words(s, capital=True)}: swap the Joker for another player's Potent "
-                    f"Ace, you choose: "
-                    f"{offers}. The Joker goes into that player's Stash and their Ace takes its "
-                    f"place {'as the card you picked up' if self.mode == CLUBS else 'in your Set'}.")
+            offers = listed(Words.of("{seat}'s {ace}", seat=Seat(t), ace=CardRef(a, DECK[a].name))
+                            for t, a in self.swappable())
+            return Words.of(f"{{Seat}}: swap the Joker for another player's Potent Ace, you "
+                            f"choose: {{offers}}. The Joker goes into that player's Stash and "
+                            f"their Ace takes its place "
+                            f"{'as the card you picked up' if self.mode == CLUBS else 'in your Set'}.",
+                            seat=s, offers=offers)
         if self.mode == CLUBS:
-            return f"{seat_words(s, capital=True)}: pick up one card from the Pile and show it face up."
+            return Words.of("{Seat}: pick up one card from the Pile and show it face up.", seat=s)
         what = "more " if self.set else ""
-        return (f"{seat_words(s, capital=True)}: show the {self.need} "
-                f"{what}card{'s' if self.need > 1 else ''} picked up, face up.")
+        return Words.of(f"{{Seat}}: show the {self.need} {what}card{'s' if self.need > 1 else ''} "
+                        f"picked up, face up.", seat=s)
 
     def limit_words(self) -> str:
         if self.step == OVER:
@@ -448,7 +456,10 @@ class YonacState(State):
         return ""
 
     def explain(self) -> str:
-        return " ".join([*self.todo, self._prompt()])
+        return render(self.explain_words())
+
+    def explain_words(self) -> Words:
+        return listed([*self.todo, self._prompt()], " ".join)
 
     def view(self) -> dict[str, Any]:
         """The kiosk's picture: phase, whose turn, what to do in words, and per player the
@@ -466,7 +477,7 @@ class YonacState(State):
                 "pile": len(self.pile),
                 "pile_aces": [a for a in ACES if a in self.pile],
                 "set": list(self.set),
-                "todo": list(self.todo),
+                "todo": [render(w) for w in self.todo],
                 "players": [{"seat": s, "out": s not in self.alive, "stash": len(self.stash[s]),
                              "potent": in_deck_order(self.aside[s]), "cards": self.card_count(s),
                              "had_turn": self.last_turn[s] is not None}
@@ -484,4 +495,4 @@ class YonacState(State):
                 "potent_jokers": in_deck_order(self.potent_jokers),
                 "diamonds_potent": self.diamonds_potent, "turns": self.turns,
                 "last_turn": list(self.last_turn), "winner": self.winner, "result": self.result,
-                "todo": list(self.todo)}
+                "todo": [render(w) for w in self.todo]}
