@@ -725,18 +725,19 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
                        params.whole_fit * size[0], support):
         if card.support >= 0.5 and _solid(found.bright, card.corners) >= params.min_solid:
             out.append(CardQuad(order_quad(card.corners, square), card.support, _reorder_seen(card, square)))
-    if len(out) == 1:
-        out = [_snapped_alone(gray, out[0], size, square, params)]
+    out = [_snapped(gray, card, size, square, params) for card in out]
     return out + _middle_cards(contour, (x0, y0), out, filled, grad, found, size, square, params)
 
 
-def _snapped_alone(gray: np.ndarray, card: CardQuad, size: tuple[float, float], square: bool,
-                   params: DetectParams) -> CardQuad:
-    """A card alone in its blob that was not whole (a zone's printed outline or a label
-    touching it bends the blob there): its sides moved onto the card's own edges nearby,
-    where the card is brighter than what lies around it, if the result is still the card's
-    exact rectangle (measured in the Yonac demo: a 6 of diamonds against its zone's
-    outline came 4 px off and went unread)."""
+def _snapped(gray: np.ndarray, card: CardQuad, size: tuple[float, float], square: bool,
+             params: DetectParams) -> CardQuad:
+    """A card fitted from its blob's corners (the blob was not one whole card: a zone's
+    printed outline or a label touching it bends it, or other cards touch it): its sides
+    moved onto the card's own edges nearby, where the card is brighter than what lies
+    around it (a side against another white card has no such edge and stays), if the
+    result is still the card's exact rectangle. Measured in the demos: a 6 of diamonds
+    against its zone's outline (Yonac) and a K3 beside another card under a steep view
+    (Piktas, hard) came 4 to 6 px off and went unread."""
     cw = size[0]
     reach = max(2.0, 0.05 * cw)
     snapped = snap_quad(gray, card.corners, reach, polarity=1)
