@@ -107,7 +107,7 @@ needs_real = pytest.mark.skipif(REAL is None, reason="../shared/realcards is not
 def test_a_real_deck_never_taught_is_read_as_the_standard_deck():
     """Photos of one Bicycle card each, read with `--deck standard` (our drawn art and the
     generic samples): no card named wrongly, most named rightly."""
-    from vision.pipeline import PipelineParams, Recognizer
+    from vision.pipeline import Recognizer
 
     templates = art_templates("standard")
     photos = [p for p in rp.test_photos(REAL, rp.teaching(REAL))
@@ -115,7 +115,7 @@ def test_a_real_deck_never_taught_is_read_as_the_standard_deck():
     tally = rp.Tally()
     for photo in photos:
         image = cv2.imread(str(REAL / "train" / photo.file))
-        seen = Recognizer("standard", templates=templates, params=PipelineParams(indices=False)).see(image)
+        seen = Recognizer("standard", templates=templates).see(image)
         tally.add(photo, [(c.code, c.corners_px) for c in seen.cards])
     assert tally.wrong == 0
     assert tally.right >= len(photos) // 2
