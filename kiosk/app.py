@@ -4,7 +4,8 @@
 (`view`, the session's latest `ViewModel`; `menu`, what a touch may do now; the camera's
 `shot` and status; the settings' corners, teaching and pin test) and call its verbs
 (`choose_game`, `start_game`, `play_card`, `bid`, `pick`, `deal`, `undo`, `confirm`,
-`open_history`, ...). Each verb is one call to the table; a refusal becomes `message`.
+`open_history`, ...). Each verb is one call to its screen's controller
+(`runtime.screens`, in `controllers`); a refusal becomes `message`.
 No rules, no camera work, no files and no threads here: the table owns the session,
 the camera (recognition in its own process), the panel, the settings, calibration and
 deck teaching. This module only navigates between the screens and copies the table's
@@ -38,13 +39,14 @@ from kivy.properties import (
 from kivy.uix.behaviors import FocusBehavior
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.catalog import CATALOG, game_info, game_names
+from companion.catalog import game_info, game_names
 from companion.errors import CompanionError
 from companion.menus import Menu
 from companion.storage import Store
 from companion.viewmodel import Verdict, ViewModel
 from kiosk import theme
 from runtime.feed import OFF, FeedConfig
+from runtime.screens import Controllers, Home
 from runtime.table import Table
 
 if TYPE_CHECKING:
@@ -115,6 +117,8 @@ class CompanionApp(App):
                            clock=Clock.get_boottime)
         self.table.make_feed = lambda config: self._make_feed(config)
         self.table.on_menu = self.go_home
+        #: one controller per screen (runtime.screens): the verbs below call them
+        self.controllers = Controllers(self.table)
         for name in TWO_WAY:
             self.fbind(name, lambda _app, value, name=name: self._to_table(name, value))
         self._previous = ""
@@ -275,9 +279,7 @@ class CompanionApp(App):
         """(name, title, players) of every registered game, for the home screen."""
         from kiosk.text import players_span
 
-        return [(name, CATALOG[name].title, players_span(CATALOG[name].min_players,
-                                                          CATALOG[name].max_players))
-                for name in game_names()]
+        return [(name, title, players_span(low, high)) for name, title, low, high in Home.games()]
 
     def choose_game(self, name: str) -> None:
         """The setup screen for the game `name`."""
@@ -287,32 +289,32 @@ class CompanionApp(App):
         self.go("setup")
 
     def refresh_players(self) -> None:
-        players = self._do(self.table.players, failed=None)
+        players = self._do(self.controllers.setup.stored_players, failed=None)
         self.stored_players = players if players is not None else []
 
     def dealer_seats(self, game: str, players: int, options: dict[str, Any]) -> list[int]:
         """The seats the table may name as first dealer ([] when the game decides)."""
-        return self.table.dealer_seats(game, players, options)
+        return self.controllers.setup.dealer_seats(game, players, options)
 
     def start_game(self, names: Sequence[str], options: dict[str, Any] | None = None,
                    dealer: int | None = None) -> bool:
         """Start a game of the chosen game between `names` (by seat) and show it; a
         refusal (a bad option, a name used twice) goes to `message` and returns False."""
-        if self._do(self.table.start, self.game_name, list(names), options, dealer) is None:
+        if self._do(self.controllers.setup.start, self.game_name, list(names), options, dealer) is None:
             return False
         self.go("play")
         return True
 
     def resume_game(self, game_id: int) -> bool:
         """Take up the stored game `game_id` where its log stops."""
-        if self._do(self.table.resume, game_id) is None:
+        if self._do(self.controllers.home.resume, game_id) is None:
             return False
         self.go("play")
         return True
 
     def end_game(self) -> None:
         """Close the game in play (it stays stored) and go home."""
-        self.detach()
+        self._do(self.controllers.play.end)
         self.go_home()
 
     def attach(self, session: Any) -> None:
@@ -327,50 +329,55 @@ class CompanionApp(App):
     # -- touch input: one table verb each ------------------------------------------------
     def act(self, action: Action) -> Verdict | None:
         """Send one action to the session, from the touchscreen."""
-        if self.session is None:
-            return None
-        return self._input(self.table.act, action)
+        return self._input(self.controllers.play.act, action)
 
     def play_card(self, code: str) -> Verdict | None:
         """The seat to act plays (or discards) the card `code`, one of the offered cards."""
-        return self._input(self.table.play_card, code)
+        return self._input(self.controllers.play.play_card, code)
 
     def bid(self, label: str) -> Verdict | None:
         """The seat to act makes the offered choice `label` (a bid: "accept", "pass", "T")."""
-        return self._input(self.table.bid, label)
+        return self._input(self.controllers.play.bid, label)
 
     def pick(self, seat: int, item: str) -> Verdict | None:
         """Seat `seat` makes its secret pick `item` (Ahyoheek: pen, page, beetle)."""
-        return self._input(self.table.pick, seat, item)
+        return self._input(self.controllers.play.pick, seat, item)
 
     def choose(self, index: int) -> Verdict | None:
         """The offered choice number `index` (menu order): a move the engine words."""
-        return self._input(self.table.choose, index)
+        return self._input(self.controllers.play.choose, index)
 
     def count(self, index: int, value: int) -> Verdict | None:
         """The number choice `index` with `value` (Yonac: collect `value` cards)."""
-        return self._input(self.table.count, index, value)
+        return self._input(self.controllers.play.count, index, value)
 
     def deal(self) -> Verdict | None:
         """The chance move due now, dealt on screen by the engine."""
-        return self._input(self.table.deal)
+        return self._input(self.controllers.play.deal)
 
     def undo(self) -> bool:
         """Take back the last accepted move (False when there is none)."""
-        return bool(self._do(self.table.undo, failed=False)) if self.session is not None else False
+        return bool(self._do(self.controllers.play.undo, failed=False))
 
     def redo(self) -> bool:
-        return bool(self._do(self.table.redo, failed=False)) if self.session is not None else False
+        return bool(self._do(self.controllers.play.redo, failed=False))
 
     def confirm(self) -> None:
         """Accept the referee's call on an illegal input."""
-        if self.session is not None:
-            self._do(self.table.confirm)
+        self._do(self.controllers.play.confirm)
+
+    def answer(self, key: str, code: str) -> Verdict | None:
+        """One touch names the card the camera asked about; the referee judges it."""
+        return self._input(self.controllers.play.answer, key, code)
+
+    def withdraw(self, key: str) -> None:
+        """Let the players enter the card the camera asked about by touch instead."""
+        self._do(self.controllers.play.withdraw, key)
 
     # -- history ----------------------------------------------------------------------
     def load_history(self) -> None:
         """Read finished and unfinished games and the ratings for the history screen."""
-        found = self._do(self.table.history)
+        found = self._do(self.controllers.history.load)
         if found is not None:
             self.finished, self.unfinished, self.ratings = found
 
@@ -397,7 +404,7 @@ class CompanionApp(App):
 
     def set_camera_source(self, source: str) -> None:
         """Use `source` from now on (saved in the kiosk settings)."""
-        self._do(self.table.set_camera_source, source)
+        self._do(self.controllers.settings.set_camera_source, source)
 
     def _watch_camera(self, *_: Any) -> None:
         self.table.watch_camera()
@@ -406,14 +413,14 @@ class CompanionApp(App):
     # -- calibration without a mat ----------------------------------------------------
     def add_corner(self, x: float, y: float) -> None:
         """A tap on the camera image at (x, y) (fractions): the next table corner."""
-        self._do(self.table.add_corner, x, y)
+        self._do(self.controllers.settings.add_corner, x, y)
 
     def clear_corners(self) -> None:
-        self.corners = []
+        self._do(self.controllers.settings.clear_corners)
 
     def save_corners(self) -> bool:
         """Keep the four tapped corners for the camera's recognizer (and restart it)."""
-        return self._do(self.table.save_corners, failed=False) is not False
+        return self._do(self.controllers.settings.save_corners, failed=False) is not False
 
     # -- teaching a deck --------------------------------------------------------------
     def teach_start(self, deck: str) -> None:
@@ -421,35 +428,35 @@ class CompanionApp(App):
         screen asks for each card in turn, Capture photographs it, and at the end the
         table learns the photos (deck "my-DECK", then read instead of DECK)."""
         self.message = ""
-        self._do(self.table.teach_start, deck)
+        self._do(self.controllers.settings.teach_start, deck)
 
     def teach_capture(self) -> bool:
         """Save the latest full camera frame as the photo of the card asked for; next."""
-        return self._do(self.table.teach_capture, failed=False) is not False
+        return self._do(self.controllers.settings.teach_capture, failed=False) is not False
 
     def teach_skip(self) -> None:
-        self._do(self.table.teach_skip)
+        self._do(self.controllers.settings.teach_skip)
 
     def teach_stop(self) -> None:
-        self._do(self.table.teach_stop)
+        self._do(self.controllers.settings.teach_stop)
 
     # -- the camera's own calibration (ChArUco) -------------------------------------------
     def calibration_start(self) -> None:
         """Calibrate the camera's lens: views of the printed board are collected from the
         camera's frames (the progress in `calibration`) until `calibration_finish`."""
         self.message = ""
-        self._do(self.table.calibration_start)
+        self._do(self.controllers.settings.calibration_start)
 
     def calibration_finish(self) -> bool:
         """Solve and save the calibration, or refuse it with the numbers (as the CLI)."""
-        return self._do(self.table.calibration_finish, failed=False) is not False
+        return self._do(self.controllers.settings.calibration_finish, failed=False) is not False
 
     def calibration_words(self) -> str:
         """The calibration's progress in words, for the settings screen."""
-        return self.table.calibration.line() if self.table.calibration is not None else ""
+        return self.controllers.settings.calibration_words()
 
     def calibration_cancel(self) -> None:
-        self._do(self.table.calibration_cancel)
+        self._do(self.controllers.settings.calibration_cancel)
 
     # -- the panel: buttons and LEDs ---------------------------------------------------
     def _poll_panel(self, *_: Any) -> None:
@@ -458,29 +465,27 @@ class CompanionApp(App):
 
     def panel_parts(self) -> list[tuple[str, str, str]]:
         """(part name, where it is wired, keys that press it) of every panel button."""
-        return self.table.panel_parts()
+        return self.controllers.settings.panel_parts()
 
     def panel_outputs(self) -> list[tuple[str, str]]:
-        return self.table.panel_outputs()
+        return self.controllers.settings.panel_outputs()
 
     def start_pin_test(self) -> None:
         """Show every button press on the settings screen instead of playing it."""
         self.pin_presses = {}
-        self._do(self.table.start_pin_test)
+        self._do(self.controllers.settings.start_pin_test)
 
     def stop_pin_test(self) -> None:
-        self._do(self.table.stop_pin_test)
+        self._do(self.controllers.settings.stop_pin_test)
 
     def light_outputs(self, step: float = 0.5) -> None:
         """Light each LED (and beep the buzzer) in turn, `step` seconds each (Kivy's clock
         moves the table's sequence on)."""
-        self._do(self.table.light_outputs, step)
-        test = self.table.pin_test
-        if test is None or not test.lighting:
+        if not self._do(self.controllers.settings.light_outputs, step, failed=False):
             return
 
         def next_one(_dt: float) -> bool:
-            going = self.table.pin_test is test and test.advance()
+            going = self.controllers.settings.next_light()
             self._sync()
             return going
         Clock.schedule_interval(next_one, step)

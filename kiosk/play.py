@@ -35,7 +35,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
-from companion.errors import CompanionError
 from companion.viewmodel import QuestionView, ViewModel
 from kiosk import theme
 from kiosk.cardart import game_deck
@@ -84,23 +83,6 @@ def table_cards(view: ViewModel) -> tuple[str, list[tuple[int, str]]]:
     if isinstance(set_cards, list) and set_cards and all(isinstance(c, str) for c in set_cards):
         return "The set", [(-1, c) for c in set_cards]
     return "", []
-
-
-def known_hand(session: Any, seat: int | None) -> list[str]:
-    """The cards of `seat`'s hand when the table knows them (dealt on screen: open hands),
-    else []. Only engines that keep whole hands as lists of codes say so."""
-    if session is None or seat is None:
-        return []
-    try:
-        hands = getattr(session.state(), "hands", None)
-    except CompanionError:
-        return []
-    if not isinstance(hands, (list, tuple)) or not 0 <= seat < len(hands):
-        return []
-    hand = hands[seat]
-    if not isinstance(hand, (list, tuple)) or not all(isinstance(c, str) for c in hand):
-        return []
-    return list(hand)
 
 
 def confirm_words(view: ViewModel | None) -> str:
@@ -369,7 +351,7 @@ class PlayScreen(Screen):
             return
         cards = [c for c in menu.choices if c.kind == "card"]
         deck = game_deck(view.game) or ""
-        hand = known_hand(app.session, view.turn)
+        hand = app.controllers.play.known_hand(view.turn)
         playable = {c.label: c for c in cards}
         shown_after = None  # a hand to look at while choosing (bidding): under the choices
         if hand and (not cards or set(playable) <= set(hand)):
@@ -443,32 +425,19 @@ class PlayScreen(Screen):
         box.add_widget(right)
 
     def _crop(self, question: QuestionView) -> Any:
-        app = App.get_running_app()
-        if not question.crop or app.session is None:
+        if not question.crop:
             return None
-        try:
-            return crop_texture(app.session.question_crop(question.key))
-        except CompanionError:  # answered or withdrawn meanwhile
-            return None
+        png = App.get_running_app().controllers.play.question_crop(question.key)
+        return crop_texture(png) if png is not None else None  # None: answered or withdrawn meanwhile
 
     def answer(self, key: str, code: str) -> Any:
         """One touch names the card the camera asked about; the referee judges it."""
-        app = App.get_running_app()
-        if app.session is None:
-            return None
-        try:
-            verdict = app.session.answer(key, code, source="touch")
-        except CompanionError as exc:  # answered by a seat button meanwhile, or storage trouble
-            app.message = str(exc)
-            return None
-        app.message = ""
-        return verdict
+        # a refusal (answered by a seat button meanwhile, storage trouble) goes to app.message
+        return App.get_running_app().answer(key, code)
 
     def withdraw(self, key: str) -> None:
         """Let the players enter the card by touch instead."""
-        app = App.get_running_app()
-        if app.session is not None:
-            app.session.withdraw(key)
+        App.get_running_app().withdraw(key)
 
     def _banner(self, *_: Any) -> None:
         app = App.get_running_app()

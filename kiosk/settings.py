@@ -1,8 +1,8 @@
 """The settings screen: the camera source, calibration without a mat (tap the table's four
 corners on the camera image), teaching a deck (one photo per card), and the pin map test
-(every button press shown, every LED lit in turn). The work is the app's
-(`set_camera_source`, `add_corner`, `save_corners`, `teach_*`, `start_pin_test`,
-`light_outputs`); this screen lays it out."""
+(every button press shown, every LED lit in turn). The work is the screen's controller's
+(`runtime.screens.Settings`: `set_camera_source`, `add_corner`, `save_corners`, `teach_*`,
+`start_pin_test`, `light_outputs`), reached through the app's verbs; this screen lays it out."""
 
 from __future__ import annotations
 

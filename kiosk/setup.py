@@ -2,8 +2,10 @@
 options (house rules, Jokers, Threshold, target score), built from the engine's
 `options_spec` so every game gets its options without screen code of its own.
 
-The screen only collects the answers; `app.start_game` hands them to the engine, which
-checks them (a bad combination comes back as a message, in the engine's words).
+The screen only collects the answers; its controller (`runtime.screens.Setup`, as
+`app.controllers.setup`) seats the names and steps the numbers, and `app.start_game` hands
+the answers to the engine, which checks them (a bad combination comes back as a message,
+in the engine's words).
 """
 
 from __future__ import annotations
@@ -25,15 +27,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
 from companion.catalog import game_info
-from companion.menus import Option, options_spec
+from companion.menus import Option
 from kiosk.widgets import Tap, Toggle
-
-
-def step_for(option: Option) -> int:
-    """How far one tap of + or - moves a whole-number option: 1 for small numbers,
-    more for large ones (a target of 3125 moves by 100)."""
-    size = max(abs(int(option.default or 1)), 1)
-    return 10 ** max(0, len(str(size)) - 2)
 
 
 class SeatRow(BoxLayout):
@@ -134,21 +129,14 @@ class SetupScreen(Screen):
         """Fresh answers for `game`: its default number of players, stored names first."""
         info = game_info(game)
         app = App.get_running_app()
+        setup = app.controllers.setup
         self.game, self.caption = info.name, info.title
         self.min_players, self.max_players = info.min_players, info.max_players
-        stored = list(app.stored_players)
-        names = stored[:info.max_players]
-        k = len(names) + 1
-        while len(names) < info.max_players:  # "Player 5" in seat 5, unless that name sits already
-            candidate = f"Player {k}"
-            if candidate.casefold() not in {n.casefold() for n in names}:
-                names.append(candidate)
-            k += 1
-        self.names = names
-        self.values = {o.name: o.default for o in options_spec(info.name)}
+        self.names = setup.first_names(info.name, list(app.stored_players))
+        self.values = setup.defaults(info.name)
         self.dealer = -1
         self.players = info.default_players
-        self._build_options(options_spec(info.name))
+        self._build_options(setup.options(info.name))
         self._refresh()
 
     # -- answers ----------------------------------------------------------------------
@@ -158,15 +146,9 @@ class SetupScreen(Screen):
 
     def set_name(self, seat: int, name: str) -> None:
         """Seat `name` at `seat`; a name already seated elsewhere swaps the two seats."""
-        name = " ".join(name.split())
-        if not name:
+        names = App.get_running_app().controllers.setup.seat_name(self.names, seat, name)
+        if names is None:
             return
-        names = list(self.names)
-        for other, n in enumerate(names):
-            if other != seat and n.casefold() == name.casefold():
-                names[other] = names[seat]
-                break
-        names[seat] = name
         self.names = names
         self._refresh()
 
@@ -183,13 +165,8 @@ class SetupScreen(Screen):
 
     def bump_option(self, name: str, direction: int) -> None:
         """+ or - on a whole-number option, kept within its bounds."""
-        option = next(o for o in options_spec(self.game) if o.name == name)
-        value = int(self.values.get(name, option.default)) + direction * step_for(option)
-        if option.min is not None:
-            value = max(option.min, value)
-        if option.max is not None:
-            value = min(option.max, value)
-        self.set_option(name, value)
+        setup = App.get_running_app().controllers.setup
+        self.set_option(name, setup.bumped(self.game, name, self.values.get(name), direction))
 
     def seated(self) -> list[str]:
         return list(self.names[:self.players])

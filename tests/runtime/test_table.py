@@ -13,41 +13,14 @@ import pytest
 from companion.storage import Store
 from runtime.feed import OFF
 from runtime.table import Table, TableError, raw_source
-from tests.runtime.boardviews import K_TRUE, SIZE, HandFeed, render_views
+from tests.runtime.boardviews import K_TRUE, SIZE, render_views
+from tests.runtime.conftest import Clock
 from vision import calibration as cal
 
 
 @pytest.fixture(scope="module")
 def board_views() -> list[np.ndarray]:
     return render_views()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
-    store = Store(tmp_path / "games.db")
-    clock = Clock()
-    t = Table(store, source="none", prefs_path=tmp_path / "data" / "kiosk.json", seed=3,
-              vision_process=False, clock=clock)
-    t.clock_ = clock
-    feeds: list[HandFeed] = []
-
-    def make(config):
-        feeds.append(HandFeed(config))
-        return feeds[-1]
-    t.make_feed = make
-    t.feeds = feeds
-    yield t
-    t.close()
-    store.close()
 
 
 def test_a_game_is_started_dealt_and_played_through_the_table(table):
