@@ -39,7 +39,7 @@ from companion.viewmodel import QuestionView, ViewModel
 from kiosk import theme
 from kiosk.cardart import game_deck
 from kiosk.choices import Choice, Count, Menu
-from kiosk.text import brief, escape, name_seats, verdict_words
+from kiosk.text import brief, escape, name_seats, verdict_words, words_text
 from kiosk.widgets import CardChip, HandPager, Para, SeatChip, Tap
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,8 @@ def table_facts(view: ViewModel) -> str:
     if isinstance(t.get("dealer"), int):
         facts.append(f"Dealer: {_name(players, t['dealer'])}")
     if t.get("upcard"):
-        state = f" ({name_seats(str(t['upcard_state']), players)})" if t.get("upcard_state") else ""
+        said = (getattr(view, "facts_words", None) or {}).get("upcard_state")
+        state = f" ({words_text(said, players, str(t['upcard_state']))})" if t.get("upcard_state") else ""
         facts.append(f"Upcard: {t['upcard']}{state}")
     if isinstance(t.get("target"), int):
         facts.append(f"Playing to {t['target']}")
@@ -219,7 +220,7 @@ class PlayScreen(Screen):
         trump = (view.table or {}).get("trump_name")
         if trump:
             self.caption += f" \u00B7 {escape(str(trump))} trump"
-        self.facts = escape(name_seats(table_facts(view), players))
+        self.facts = escape(table_facts(view))
         self.over = view.over
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
         verdict = view.verdict
@@ -230,24 +231,25 @@ class PlayScreen(Screen):
             who = " and ".join(_name(players, w) for w in view.winners) or "Nobody"
             self.turn_mark = theme.WINNER
             self.turn_text = f"{escape(who)} {'win' if len(view.winners) > 1 else 'wins'}"
-            self.limit_text = escape(name_seats(view.next, players))
+            self.limit_text = escape(words_text(view.next_words, players, view.next))
         elif view.turn is not None and len(menu.seats) <= 1 and not menu.chance:
             self.turn_mark = theme.TURN_MARK
             self.turn_text = f"{escape(_name(players, view.turn))}'s turn"
-            self.limit_text = escape(name_seats(view.limit or brief(view.next), players))
+            self.limit_text = escape(words_text(view.limit_words, players, view.limit) if view.limit
+                                     else brief(words_text(view.next_words, players, view.next)))
         else:
             self.turn_mark = theme.INFO
             self.turn_text = "Everybody" if len(menu.seats) > 1 else (menu.chance or "Next")
-            self.limit_text = escape(name_seats(brief(view.next), players))
+            self.limit_text = escape(brief(words_text(view.next_words, players, view.next)))
         if verdict is not None:
             self.verdict_mark = theme.verdict_mark(verdict.ok, verdict.awaiting)
             text = verdict_words(verdict, players)
             if not verdict.ok and verdict.rule and "rule" not in text.lower():
-                text += f" (Rule: {name_seats(verdict.rule, players)}.)"
+                text += f" (Rule: {verdict.rule}.)"  # a limit: it names no seat
             self.verdict_text = f"[b]{escape(self.verdict_mark.word)}:[/b] {escape(text)}"
         else:
             self.verdict_mark = theme.INFO
-            self.verdict_text = escape(name_seats(view.next, players))
+            self.verdict_text = escape(words_text(view.next_words, players, view.next))
         self._camera_for(view)
         self._scores(view, len(menu.seats) > 1)
         self._trick(view)

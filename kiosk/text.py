@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.words import sentences
+from companion.words import render, sentences
 from kiosk import theme
 
 _SEATS = re.compile(r"\b([Ss])eats? (\d+(?:(?:, | and | or )\d+)*)\b")
@@ -37,14 +37,26 @@ def name_seats(text: str, players: Sequence[str]) -> str:
     return _SEATS.sub(one, text)
 
 
+def seat_namer(players: Sequence[str]):
+    """Names for seat indices (0 = the first seat) in words as data: the players'."""
+    def seat_name(index: int) -> str:
+        return players[index] if 0 <= index < len(players) else f"seat {index + 1}"
+    return seat_name
+
+
+def words_text(words: Any, players: Sequence[str], text: str = "") -> str:
+    """Words as data (companion.words.Words: the view's prompts, its facts) with the
+    players' names; `text`, reworded, when a view made without them has none."""
+    said = render(words, seat_namer(players)) if words is not None else ""
+    return said or name_seats(text, players)
+
+
 def verdict_words(verdict: Any, players: Sequence[str]) -> str:
     """A verdict's sentences with the players' names: from its words as data when the
     session gives them (companion.words.render), else its text reworded."""
     words = getattr(verdict, "words", ())
     if words:
-        def seat_name(index: int) -> str:
-            return players[index] if 0 <= index < len(players) else f"seat {index + 1}"
-        return sentences(words, seat_name)
+        return sentences(words, seat_namer(players))
     return name_seats(verdict.text, players)
 
 

@@ -28,9 +28,20 @@ from kiosk.camera import (
     Recognition,
 )
 from kiosk.prefs import Prefs, load, save
-from kiosk.text import docs_dir, name_seats, rule_blocks, rules_page, shorten
+from kiosk.text import docs_dir, name_seats, rule_blocks, rules_page, shorten, words_text
 
 # -- words ---------------------------------------------------------------------------------
+
+def test_prompts_as_data_name_the_seats_by_their_players():
+    from companion.words import CardRef, Seat, Words
+
+    players = ("Ann", "Bea", "Cleo")
+    said = Words.of("{Seat} leads; {other} holds {card}", seat=Seat(2), other=Seat(0),
+                    card=CardRef("QS", "the queen of spades"))
+    assert words_text(said, players) == "Cleo leads; Ann holds the queen of spades"
+    # a view made without words as data (an older log's, a test's): its text, reworded
+    assert words_text(Words(""), players, "Seat 2 to play") == "Bea to play"
+
 
 def test_seat_numbers_become_names():
     players = ("Ann", "Bea", "Cleo")
