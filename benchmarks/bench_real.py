@@ -342,9 +342,9 @@ def _untaught_md(r: dict) -> list[str]:
              "`--deck standard` on a deck it never saw: a corner that matches our drawn art clearly keeps "
              "that answer (our own printed cards); every other card is read by its rank glyph and suit pip "
              "against generic samples (vision.generic: rank glyphs from 8 common serif and sans-serif fonts, "
-             "two heights and two widths each; suit pips from our drawn art and four fonts' suit symbols; a "
-             "typical poker-size layout), with the colour veto. Rendered once into "
-             "vision/art/generic_index.npz by `python -m vision.art.make_generic`.", "",
+             "two heights and two widths each, and narrow 10s as card makers set them; suit pips from our "
+             "drawn art and four fonts' suit symbols; a typical poker-size layout), with the colour veto. "
+             "Rendered once into vision/art/generic_index.npz by `python -m vision.art.make_generic`.", "",
              f"Result: {u['right']} right, {u['wrong']} wrong of {u['cards']} cards: precision "
              f"{u['precision']:.3f}, recall {u['recall']:.3f}, {u['ms_per_photo']} ms per photo. Target "
              "(precision 0.98, recall 0.50): precision "
@@ -379,7 +379,7 @@ def _untaught_md(r: dict) -> list[str]:
         lines += ["", f"Measured with that finder on (score {w['index_score']}, lead {w['index_margin']}): "
                   f"{w['right']} right, {w['wrong']} wrong (precision {w['precision']:.3f}, recall "
                   f"{w['recall']:.3f}); {w['wrong_from_finder']} of the wrong cards came from it (JC read "
-                  "on cables, text and clutter, 4D and 4C on 9s and 10s)."]
+                  f"on cables, text and clutter, 4D and 4C on 9s and 10s){w.get('note', '')}."]
     return [*lines, ""]
 
 

@@ -56,6 +56,9 @@ SUIT_BOX = (7.6, 7.6)
 RANK_HEIGHTS = (7.8, 9.2)
 RANK_WIDTHS = (0.8, 1.0)
 RANK_MAX_W = 7.0
+#: Card makers fit "10" into about the column of one letter (its digits narrow and close):
+#: it is also drawn at these widths (a share of its height).
+TEN_WIDTHS = (0.62, 0.70)
 #: Suit pip heights (mm) and widths (share of the mark's own width).
 SUIT_HEIGHTS = (5.6, 6.6)
 SUIT_WIDTHS = (0.9, 1.1)
@@ -123,7 +126,10 @@ def render() -> tuple[dict[str, np.ndarray], list[str]]:
     for r in RANKS:
         samples = []
         for f in fonts:
-            samples += _variants(text_ink(f, r), RANK_BOX, RANK_HEIGHTS, RANK_WIDTHS, RANK_MAX_W)
+            ink = text_ink(f, r)
+            samples += _variants(ink, RANK_BOX, RANK_HEIGHTS, RANK_WIDTHS, RANK_MAX_W)
+            if r == "10":
+                samples += [place(ink, RANK_BOX, (k * h, h)) for h in RANK_HEIGHTS for k in TEN_WIDTHS]
         arrays[f"rank_{r}"] = np.stack(samples)
     symbol_fonts = [FONT_DIR / f for f in SUIT_FONTS if (FONT_DIR / f).is_file()]
     for s in SUITS:
