@@ -18,8 +18,11 @@ from typing import Any
 #: A new deal gathers every card back: what was seen before it can be seen again.
 NEW_DEAL = ("deal",)
 #: Games whose cards come back into play within a deal (Yonac's Pile never runs out,
-#: Piktas swaps cards between hand and field): a card seen is no less likely there.
-RETURNING = ("yonac", "piktas")
+#: Piktas swaps cards between hand and field, Medieval Mastery's cards go under the stock
+#: and are drawn again): a card seen is no less likely there. In Medieval Mastery's hard
+#: demo the prior turned a King of Staffs back from under the stock into the Reeve of
+#: Swords, because the King counted as seen.
+RETURNING = ("yonac", "piktas", "medieval-mastery")
 
 #: Action fields that name cards laid open on the table (a card, or a list of cards or
 #: of {"card": ...} entries). Cards dealt into hidden hands ("hands") are not among them.

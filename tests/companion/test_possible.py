@@ -47,5 +47,7 @@ def test_a_new_deal_makes_every_card_possible_again_and_returning_games_keep_all
     actions = [{"type": "play", "seat": 0, "card": "KS"}, {"type": "deal", "hands": [["KS"]]}]
     likely, seen = possible(actions, ["KS", "QS"])
     assert likely == {"KS", "QS"} and seen == {}
-    likely, seen = possible(actions[:1], ["KS", "QS"], "yonac")
-    assert likely == {"KS", "QS"} and seen == {}
+    for game in ("yonac", "piktas", "medieval-mastery"):  # their cards come back within a deal
+        likely, seen = possible(actions[:1], ["KS", "QS"], game)
+        assert likely == {"KS", "QS"} and seen == {}
+    assert possible(actions[:1], ["KS", "QS"], "yokir")[0] == {"QS"}
