@@ -9,7 +9,7 @@ Pure: standard library and `companion.cards` only, so `companion.games` may impo
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Union
@@ -226,3 +226,13 @@ def plain(text: str) -> Words:
 
 
 _FORMATTER = string.Formatter()
+
+
+def with_hands(head: Words, hands: Sequence[Sequence[str]] | None) -> Words:
+    """A deal's words followed by the hands dealt open, when they were ("...; Hands:
+    seat 1: 9S KD; seat 2: ...")."""
+    if not hands:
+        return head
+    shown = join_words([Words.of("{seat}: {cards}", seat=Seat(s), cards=" ".join(h))
+                        for s, h in enumerate(hands) if h], "; ")
+    return Words.of("{head}. Hands: {shown}", head=head, shown=shown)

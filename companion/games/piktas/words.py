@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.games.piktas.rules import KIND_NAMES, is_void, position_card
-from companion.words import Seat, Seats, Words, join_words
+from companion.words import Seat, Seats, Words, join_words, with_hands
 
 
 def cards_words(cards: Sequence[str]) -> str:
@@ -39,12 +39,7 @@ def _deal(e: dict[str, Any]) -> Words:
     field = ", ".join(position_words(p) for p in e["field"])
     head = Words.of("{Seat} deals six cards to each player; the field: {field}", seat=Seat(e["dealer"]),
                     field=field)
-    hands = e.get("hands")
-    if not hands:
-        return head
-    shown = join_words([Words.of("{seat}: {cards}", seat=Seat(s), cards=" ".join(h))
-                        for s, h in enumerate(hands) if h], "; ")
-    return Words.of("{head}. Hands: {shown}", head=head, shown=shown)
+    return with_hands(head, e.get("hands"))
 
 
 def _round(e: dict[str, Any]) -> Words:

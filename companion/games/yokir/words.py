@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.games.yokir.rules import PLAYERS, SUITS, card_name, suit_name, title
-from companion.words import CardRef, Seat, Seats, Words, join_words, plain
+from companion.words import CardRef, Seat, Seats, Words, join_words, plain, with_hands
 
 
 def card(code: str, *, the: bool = False) -> CardRef:
@@ -37,12 +37,7 @@ def _deal(e: dict[str, Any]) -> Words:
         head = Words.of("{Seat} deals; the upcard is {upcard}", seat=Seat(e["dealer"]), upcard=upcard)
     else:
         head = Words.of("The next dealer deals; the upcard is {upcard}", upcard=upcard)
-    hands = e.get("hands")
-    if not hands:
-        return head
-    shown = join_words([Words.of("{seat}: {cards}", seat=Seat(s), cards=" ".join(h))
-                        for s, h in enumerate(hands) if h], "; ")
-    return Words.of("{head}. Hands: {shown}", head=head, shown=shown)
+    return with_hands(head, e.get("hands"))
 
 
 def _bid(e: dict[str, Any]) -> Words:
