@@ -68,8 +68,11 @@ class TrackParams:
     #: A new card is placed with the identity that holds this share of the weighted
     #: evidence of every frame it has lain still ...
     lead_share: float = 0.75
-    #: ... and a card still unnamed after lying still this many frames is asked about.
+    #: ... and a card still unnamed after lying still this many frames, or this many
+    #: seconds (a slow camera: the question must reach the screen within a second) over
+    #: at least `place_frames` frames, is asked about.
     ask_frames: int = 8
+    ask_seconds: float = 0.6
 
 
 ALL = "all"  # `occluded` value: the whole table is hidden (mat lost, camera covered)
@@ -96,6 +99,7 @@ class _Track:
     offered: dict = field(default_factory=dict)  # candidate code -> summed score while still
     anchor: np.ndarray | None = None  # where it has lain still since its evidence began
     still_run: int = 0  # frames it has lain still at the anchor
+    still_since: float = 0.0  # table time of the first of those frames
     asked: bool = False  # a question about it is out
     note: str = ""
     warned: str | None = None  # the other identity its evidence turned to, once warned
@@ -204,7 +208,7 @@ class Tracker:
             tr.positions.append(tr.center)
             tr.codes.append(det.code)
             tr.confs.append(det.confidence)
-            self._gather(tr, det)
+            self._gather(tr, det, t)
             tr.seen_run += 1
             tr.unseen_run = 0
             tr.lost_run = 0
@@ -244,7 +248,7 @@ class Tracker:
             # the hand's: it moves only once the hand has let go.
             if tr.id in self._visible and self._settled(tr) and not (tr.stable and self._touched(tr, polys)):
                 events.extend(self._settle(tr, t, frame))
-            elif (tr.id in self._visible and not tr.stable and not tr.asked and tr.still_run >= p.ask_frames
+            elif (tr.id in self._visible and not tr.stable and not tr.asked and self._ask_due(tr, t)
                   and not self._touched(tr, polys)):
                 tr.asked = True
                 place = self.locate(float(tr.center[0]), float(tr.center[1]))
@@ -254,13 +258,20 @@ class Tracker:
                                     tr.center.copy()))
         return self._expire(t, frame, events)
 
-    def _gather(self, tr: _Track, det: Detection) -> None:
+    def _ask_due(self, tr: _Track, t: float) -> bool:
+        """An unnamed card has lain still long enough to ask about it: `ask_frames`
+        frames, or `ask_seconds` over at least `place_frames` frames."""
+        p = self.params
+        return tr.still_run >= p.ask_frames or (
+            tr.still_run >= p.place_frames and t - tr.still_since >= p.ask_seconds)
+
+    def _gather(self, tr: _Track, det: Detection, t: float) -> None:
         """Add one frame's reading to the evidence of a card lying still; a card that
         moves starts its evidence afresh. A placed card whose evidence turns clearly to
         another identity while it has not moved is a warning, once."""
         p = self.params
         if tr.anchor is None or float(np.linalg.norm(tr.center - tr.anchor)) > p.still_mm:
-            tr.anchor, tr.still_run = tr.center.copy(), 0
+            tr.anchor, tr.still_run, tr.still_since = tr.center.copy(), 0, t
             tr.evidence, tr.votes, tr.offered = {}, {}, {}
         tr.still_run += 1
         if det.code is not None:

@@ -42,6 +42,29 @@ def test_evenly_split_readings_place_nothing_and_ask():
     assert [c.code for c in tracker.cards] == ["QS"]
 
 
+def test_a_slow_camera_asks_within_a_second_not_after_a_fixed_number_of_frames():
+    """At 3 frames a second, 8 still frames would take 2.7 s: the question comes once the
+    card has lain still ask_seconds over at least place_frames frames."""
+    tracker = Tracker()
+    unread = [Detection((50, 60), None, 0.0, candidates=(("9H", 0.5), ("9D", 0.48)))]
+    asked_at = None
+    for i in range(P.ask_frames):
+        tracker.update(unread, t=i / 3, frame=i)
+        if tracker.asking and asked_at is None:
+            asked_at = i
+    assert asked_at is not None and asked_at < P.ask_frames - 1
+    assert asked_at + 1 >= P.place_frames and asked_at / 3 >= P.ask_seconds
+    assert asked_at / 3 < 1.0
+    # At 15 frames a second the frame count comes first, as before.
+    fast = Tracker()
+    times = []
+    for i in range(P.ask_frames + 1):
+        fast.update(unread, t=i / 15, frame=i)
+        if fast.asking:
+            times.append(i)
+    assert times == [P.ask_frames - 1]
+
+
 def test_an_unread_card_that_is_taken_away_withdraws_its_question():
     tracker = Tracker()
     run(tracker, [[Detection((50, 60), None, 0.0, candidates=(("9H", 0.5),))]] * P.ask_frames)
