@@ -5,10 +5,9 @@ rendered views of the board through a known wide lens."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
+from tests.kiosk.clock import pump_until
 from tests.runtime.boardviews import SIZE, HandFeed, render_views
 
 pytestmark = pytest.mark.kiosk
@@ -19,15 +18,6 @@ def board_views():
     return render_views()
 
 
-def _until(pump, condition, seconds: float = 60.0) -> bool:
-    """Run Kivy's clock until `condition()` (the calibration looks on its own thread; the
-    bound is generous, never a measure)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        pump(1)
-    return condition()
 
 
 def test_the_lens_tab_calibrates_the_camera_and_refuses_too_few_views(kiosk_app, pump, tap, board_views,
@@ -55,7 +45,7 @@ def test_the_lens_tab_calibrates_the_camera_and_refuses_too_few_views(kiosk_app,
         for view in board_views[:3]:
             feeds[-1].show(view)
             seen = feeds[-1].frames
-            assert _until(pump, lambda s=seen: kiosk_app.calibration.get("views", 0) >= s)
+            assert pump_until(pump, lambda s=seen: kiosk_app.calibration.get("views", 0) >= s, seconds=60)
         assert "Views [b]3[/b] of 20" in ids.lens_progress.text and "covered" in ids.lens_progress.text
         tap(ids.lens_finish)
         assert not kiosk_app.calibration and "only 3 views" in kiosk_app.message
@@ -66,7 +56,8 @@ def test_the_lens_tab_calibrates_the_camera_and_refuses_too_few_views(kiosk_app,
         for view in board_views:
             feeds[-1].show(view)
             seen = feeds[-1].frames
-            assert _until(pump, lambda s=seen: kiosk_app.calibration.get("views", 0) >= min(s, 12))
+            views = min(seen, 12)
+            assert pump_until(pump, lambda v=views: kiosk_app.calibration.get("views", 0) >= v, seconds=60)
         assert kiosk_app.calibration["error"] is not None and kiosk_app.calibration["error"] < 1.0
         assert "error [b]0." in ids.lens_progress.text
         tap(ids.lens_finish)

@@ -4,7 +4,6 @@ the camera's observations arriving from a background thread."""
 from __future__ import annotations
 
 import random
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -13,18 +12,11 @@ import pytest
 
 from companion.games import games
 from companion.observation import Observation
+from tests.kiosk.clock import pump_until
 
 pytestmark = pytest.mark.kiosk
 
 
-def _pump_until(pump, condition, seconds: float = 5.0) -> bool:
-    """Run clock frames until `condition()` (threads and intervals need real time to pass)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        pump(1)
-    return condition()
 
 
 def _next_touch(app, play, find, rng):
@@ -163,12 +155,12 @@ def test_the_keyboard_plays_the_panel(kiosk_app, pump, tap):
         Window.dispatch("on_key_up", code, 0)
 
     press(SEAT_KEYS[seat][0])  # the first choice on the seat's buttons: accept
-    assert _pump_until(pump, lambda: kiosk_app.view.events == 2)
+    assert pump_until(pump, lambda: kiosk_app.view.events == 2)
     assert kiosk_app.view.phase == "discard"
     events = kiosk_app.session.events()
     assert events[-1].source == "panel" and events[-1].data["bid"] == "accept"
     press("backspace")  # undo
-    assert _pump_until(pump, lambda: kiosk_app.view.events == 1)
+    assert pump_until(pump, lambda: kiosk_app.view.events == 1)
     assert kiosk_app.view.phase.startswith("bidding") and kiosk_app.view.turn == seat
 
 
@@ -213,20 +205,20 @@ def test_camera_frames_and_observations_reach_the_session(kiosk_app, pump, find)
             kiosk_app.camera_source = "cv:0"
             kiosk_app.game_name = "yokir"
             assert kiosk_app.start_game(["Ann", "Bea", "Cleo"], {})
-            assert _pump_until(pump, lambda: kiosk_app.shot is not None and kiosk_app.camera_status == "ok")
+            assert pump_until(pump, lambda: kiosk_app.shot is not None and kiosk_app.camera_status == "ok")
             play = kiosk_app.screen("play")
             assert play.ids.camera.shot is kiosk_app.shot and play.ids.camera.frame_rect[2] > 0
             assert kiosk_app.view.camera == "ok"
             # the upcard turned in front of seat 1: the deal, dealer 1, hands unseen
             camera.pending.append(Observation("placed", "MT", "seat 1 play", "play", seat=1))
-            assert _pump_until(pump, lambda: kiosk_app.view.events == 1)
+            assert pump_until(pump, lambda: kiosk_app.view.events == 1)
             deal = kiosk_app.session.events()[-1]
             assert deal.source == "vision" and deal.data["dealer"] == 1 and deal.data["upcard"] == "MT"
             assert kiosk_app.view.table["upcard"] == "MT"
             # a card put in a seat's area out of turn: the referee refuses it, the screen waits
             camera.pending.append(Observation("placed", "IA", "seat 0 play", "play", seat=0))
             refused = lambda: kiosk_app.view.verdict is not None and not kiosk_app.view.verdict.ok  # noqa: E731
-            assert _pump_until(pump, refused)
+            assert pump_until(pump, refused)
             assert play.awaiting and kiosk_app.view.events == 1
             kiosk_app.confirm()
             pump()
@@ -247,7 +239,7 @@ def test_a_lost_camera_shows_the_banner(kiosk_app, pump):
             kiosk_app.game_name = "yokir"
             assert kiosk_app.start_game(["Ann", "Bea", "Cleo"], {})
             play = kiosk_app.screen("play")
-            assert _pump_until(pump, lambda: play.banner_text.startswith("Camera lost"))
+            assert pump_until(pump, lambda: play.banner_text.startswith("Camera lost"))
             assert "camera unplugged" in play.banner_text and kiosk_app.view.camera == "no camera"
         finally:
             kiosk_app.stop_camera()
@@ -263,7 +255,7 @@ def test_calibration_by_tapping_four_corners(kiosk_app, pump, touch):
             kiosk_app.open_settings()
             settings = kiosk_app.screen("settings")
             settings.show_tab("calibrate")
-            assert _pump_until(pump, lambda: kiosk_app.shot is not None)
+            assert pump_until(pump, lambda: kiosk_app.shot is not None)
             pump(3)
             view = settings.ids.calibrate_view
             x0, y0, w, h = view.frame_rect
@@ -330,12 +322,12 @@ def test_teaching_a_deck_card_by_card(kiosk_app, pump, tap, monkeypatch):
             for code in codes[:3]:
                 showing["code"] = code
                 seen = kiosk_app.feed.frames
-                assert _pump_until(pump, lambda s=seen: kiosk_app.feed.frames > s + 1
+                assert pump_until(pump, lambda s=seen: kiosk_app.feed.frames > s + 1
                                    and kiosk_app.feed.latest().full is not None)
                 assert code in settings.ids.teach_prompt.text
                 assert kiosk_app.teach_capture()
             kiosk_app.teach_stop()
-            assert _pump_until(pump, lambda: not kiosk_app.teach, seconds=30)
+            assert pump_until(pump, lambda: not kiosk_app.teach, seconds=30)
             assert kiosk_app.message.startswith("Learned 3 cards as my-yokir"), kiosk_app.message
             assert learn.read_manifest("my-yokir").faces.keys() == set(codes[:3])
             assert kiosk_app.prefs.extra["decks"] == {"yokir": "my-yokir"}

@@ -5,7 +5,6 @@ session: the cards still unseen (its prior) and the players' answers."""
 
 from __future__ import annotations
 
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -17,18 +16,11 @@ import pytest
 
 from companion.observation import Question
 from companion.words import card_name
+from tests.kiosk.clock import pump_until
 
 pytestmark = pytest.mark.kiosk
 
 
-def _pump_until(pump, condition, seconds: float = 5.0) -> bool:
-    """Run clock frames until `condition()` (the camera thread needs real time to pass)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        pump(1)
-    return condition()
 
 
 @dataclass
@@ -98,7 +90,7 @@ def start(app, pump, recognizer):
     app.camera_source = "cv:0"
     app.game_name = "yokir"
     assert app.start_game(["Ann", "Bea", "Cleo"], {})
-    assert _pump_until(pump, lambda: app.shot is not None and app.camera_status == "ok")
+    assert pump_until(pump, lambda: app.shot is not None and app.camera_status == "ok")
 
 
 def shown_answers(app, find):
@@ -118,7 +110,7 @@ def test_a_question_reaches_the_screen_at_once_and_a_touch_answers(kiosk_app, pu
         # the recognizer expects every card of the deck: none is seen yet
         assert isinstance(recognizer.prior, Prior) and {"IA", "MT"} <= recognizer.prior.likely
         recognizer.pending.append(upcard_question())
-        assert _pump_until(pump, lambda: kiosk_app.session.questions())
+        assert pump_until(pump, lambda: kiosk_app.session.questions())
         # the session published it when asked (on the UI thread, one frame after the camera
         # thread had it): the screen has it two frames later
         pump(2)
@@ -156,15 +148,15 @@ def test_a_seat_button_answers_and_undo_takes_it_back(kiosk_app, pump, find):
     with camera(kiosk_app, recognizer):
         start(kiosk_app, pump, recognizer)
         recognizer.pending.append(upcard_question())
-        assert _pump_until(pump, lambda: shown_answers(kiosk_app, find))
+        assert pump_until(pump, lambda: shown_answers(kiosk_app, find))
         press(SEAT_KEYS[2][1])  # any seat's second button: the second candidate
-        assert _pump_until(pump, lambda: kiosk_app.view.events == 1)
+        assert pump_until(pump, lambda: kiosk_app.view.events == 1)
         deal = kiosk_app.session.events()[-1]
         assert deal.source == "panel" and deal.data["upcard"] == "MT"
         assert deal.observation["asked"]["source"] == "panel"
         assert not shown_answers(kiosk_app, find)
         press("backspace")  # undo
-        assert _pump_until(pump, lambda: kiosk_app.view.events == 0)
+        assert pump_until(pump, lambda: kiosk_app.view.events == 0)
         assert kiosk_app.view.can_redo and "MT" in recognizer.prior.likely
 
 
@@ -173,9 +165,9 @@ def test_a_question_recognition_takes_back_leaves_the_screen(kiosk_app, pump, fi
     with camera(kiosk_app, recognizer):
         start(kiosk_app, pump, recognizer)
         recognizer.pending.append(upcard_question())
-        assert _pump_until(pump, lambda: shown_answers(kiosk_app, find))
+        assert pump_until(pump, lambda: shown_answers(kiosk_app, find))
         recognizer.taken_back.append("card-1")  # the card was taken away, or named after all
-        assert _pump_until(pump, lambda: not kiosk_app.session.questions())
+        assert pump_until(pump, lambda: not kiosk_app.session.questions())
         pump(2)
         assert not shown_answers(kiosk_app, find) and not kiosk_app.screen("play").asking
         assert kiosk_app.view.events == 0
