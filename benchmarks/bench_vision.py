@@ -594,14 +594,21 @@ def room_markdown(res: dict) -> str:
              "recall (cards counted: face up and at least half visible), each frame seen cold, each cell "
              f"over {frames} frames, seed 2. Target (issue 16): recall 0.98 with no wrong identity.", "",
              "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
+    lines += _room_rows(room)
+    return "\n".join(lines) + "\n"
+
+
+def _room_rows(room: dict) -> list[str]:
+    """One table row per room condition: precision / recall (cards) for every deck."""
+    rows = []
     for cond in ROOM:
         cells = []
         for deck in room:
             r = room[deck][cond]
             cells.append(f"{r['precision']} / {r['recall']} ({r['cards']})" +
                          (f", {r['wrong_identity']} wrong" if r["wrong_identity"] else ""))
-        lines.append(f"| {cond} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append(f"| {cond} | " + " | ".join(cells) + " |")
+    return rows
 
 
 def markdown(res: dict) -> str:
@@ -665,13 +672,7 @@ def markdown(res: dict) -> str:
                   "filling 58 % of the picture "
                   f"(markers about 34 px at 1280x720). Each cell over {frames} frames.", "",
                   "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
-        for cond in ROOM:
-            cells = []
-            for deck in room:
-                r = room[deck][cond]
-                cells.append(f"{r['precision']} / {r['recall']} ({r['cards']})" +
-                             (f", {r['wrong_identity']} wrong" if r["wrong_identity"] else ""))
-            lines.append(f"| {cond} | " + " | ".join(cells) + " |")
+        lines += _room_rows(room)
     return "\n".join(lines) + "\n"
 
 
