@@ -274,7 +274,8 @@ def find_index_cards(bgr: np.ndarray, g: Glyphs, p: IndexParams = IndexParams(),
                      skip: Sequence[np.ndarray] = ()) -> list[IndexCard]:
     """Every card whose corner index reads plainly, each code once. `skip`: outlines
     (px) of cards already named; an index inside one belongs to that card and is not
-    read. Two different readings of one spot cancel each other."""
+    read. Two readings of one spot as different codes: the clearly better stays, else
+    neither (`_one_each`)."""
     if bgr.ndim == 2:
         bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
     if getattr(g, "generic", False):
