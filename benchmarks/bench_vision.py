@@ -721,13 +721,9 @@ def run_speed(quick: bool) -> dict:
 
 
 def run(quick: bool) -> dict:
-    _one_core()
-    load = {"start": _load()}
     started = time.perf_counter()
-    print("speed", flush=True)
-    sp = speed(90 if quick else 300, 1)
-    print("speed for the Pi: still, one card changed, cold", flush=True)
-    pi = pi_speed(60 if quick else 150, 1)
+    fast = run_speed(quick)
+    sp, pi, load = fast["speed"], fast["pi_speed"], {"start": fast["load"]["start"]}
     print("identities per frame", flush=True)
     pf = per_frame(8 if quick else 24, 2)
     print("identities per frame: the room", flush=True)
