@@ -465,16 +465,16 @@ def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, floa
     out = -1.0 if signed_area(q) < 0 else 1.0
     steps = np.arange(-reach, reach + 1e-9, 0.5)
     mids = (steps[:-1] + steps[1:]) / 2
-    t = np.linspace(0.2, 0.8, 12)[:, None]
+    t = np.linspace(0.2, 0.8, 12)[None, :, None, None]
+    # all four sides' profiles in one remap (four remaps and four medians cost 3 times more)
+    side = q[ROLL[1]] - q
+    n = np.stack([side[:, 1], -side[:, 0]], axis=1) / np.maximum(sides, 1e-6)[:, None] * out
+    pts = q[:, None, None, :] + t * side[:, None, None, :] + steps[None, None, :, None] * n[:, None, None, :]
+    pts = pts.reshape(-1, len(steps), 2).astype(np.float32)
+    across = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    profiles = np.median(across.reshape(4, -1, len(steps)).astype(np.float32), axis=1)
     sigmas = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        side = b - a
-        n = np.array([side[1], -side[0]]) / max(sides[i], 1e-6) * out
-        pts = (a + t * side)[:, None, :] + steps[None, :, None] * n
-        across = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
-                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        prof = np.median(across.astype(np.float32), axis=0)
+    for prof in profiles:
         d = -np.diff(prof)  # positive where it gets darker going out
         k = int(np.argmax(d))
         lo, hi = max(0, k - 6), min(len(d), k + 7)
