@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -75,6 +76,11 @@ class PipelineParams:
     direct_width: int = 640  # without a mat: width of the downscaled frame searched
     marker_scale: float = 0.5  # markers are searched in a frame this much smaller
     marker_every: int = 2  # while the mat is in view, search its markers every this many frames
+    #: ... and only every this many while what changed since the last processed frame is
+    #: local (at most `local_share` of the still check's cells: a card laid or taken, a
+    #: hand reaching in): a mat or camera that moved changes nearly every cell.
+    marker_every_local: int = 6
+    local_share: float = 0.1
     cache_mm: float = 3.0  # a card whose centre moved less than this keeps its identity ...
     confirm: int = 2  # ... once this many identifications in a row agreed on it
     recheck_frames: int = 45  # and is identified again this often all the same
@@ -201,6 +207,8 @@ class Recognizer:
         self._last: FrameResult | None = None
         self._last_full = -(10**9)
         self._repeat = False  # this frame is the last processed one again
+        self._local = False  # only a small part of the mat changed since the last processed frame
+        self._small_now: tuple[tuple[int, int, int, int] | None, np.ndarray] | None = None
         self._gray_f = 1.0  # full frame pixels per pixel of the image the mat is found in
         self._main_shape: tuple[int, ...] | None = None  # the full frame's, once seen with lores
 
@@ -313,9 +321,16 @@ class Recognizer:
         sensor noise? Only while the mat is found (a held or lost mat has timers to run)."""
         p = self.params
         last = self._last
+        self._local, self._small_now = False, None
         if (p.still_scale <= 0 or last is None or last.mat is None or last.mat.status != FOUND
                 or self._still_ref is None or self._frame - self._last_full >= p.still_refresh):
             return False
+        small = self._still_small(image)
+        if small is None or small.shape != self._still_ref.shape:
+            return False
+        self._small_now = (self._still_box, small)  # the next reference, if the box stays
+        changed = changed_cells(small, self._still_ref, p.still_level)
+        self._local = changed is not None and changed <= p.local_share * small.shape[0] * small.shape[1]
         # A card named but not yet confirmed by a second identification is read again on
         # the next frames: a repeated frame must not turn one wrong reading into three.
         if any(k.identity.known and k.agree < p.confirm for k in self._known):
@@ -325,10 +340,7 @@ class Recognizer:
         # 9,600 frames (standard deck, hard flaws, seed 3) that fresh frames never placed.
         if not self.tracker.quiet:
             return False
-        small = self._still_small(image)
-        if small is None or small.shape != self._still_ref.shape:
-            return False
-        return still(small, self._still_ref, p.still_level, p.still_cells)
+        return changed is not None and changed <= p.still_cells
 
     def _remember_still(self, shape: tuple[int, ...], result: FrameResult, lores: np.ndarray | None = None,
                         image: np.ndarray | None = None) -> None:
@@ -350,7 +362,10 @@ class Recognizer:
         self._still_shape = (h, w)
         if lores is None and image is None:
             return
-        self._still_ref = self._still_small(lores if lores is not None else image)
+        if self._small_now is not None and self._small_now[0] == self._still_box:
+            self._still_ref = self._small_now[1]  # made by this frame's still check
+        else:
+            self._still_ref = self._still_small(lores if lores is not None else image)
 
     # -- with a mat -------------------------------------------------------------
 
@@ -366,7 +381,9 @@ class Recognizer:
             self._mat_state = None
             self._known = []
         last = self._mat_state
-        if last is not None and last.status == FOUND and self._frame - self._markers_frame < p.marker_every:
+        since = self._frame - self._markers_frame
+        if last is not None and last.status == FOUND and (
+                since < p.marker_every or (self._local and since < p.marker_every_local)):
             state = last  # the mat was seen a moment ago: skip the search this frame
         else:
             state = self._find_mat(gray, t, fetch, f)
@@ -554,12 +571,16 @@ class Recognizer:
             return None
         if centres is None:
             centres = np.array([k.corners_mm.mean(axis=0) for k in self._known])
-        d = np.linalg.norm(centres - corners_mm.mean(axis=0), axis=1)
+        off = centres - corners_mm.mean(axis=0)
+        d = np.hypot(off[:, 0], off[:, 1])
         i = int(np.argmin(d))
         if d[i] > self.params.cache_mm:
             return None
-        a, b = corners_mm[1] - corners_mm[0], self._known[i].corners_mm[1] - self._known[i].corners_mm[0]
-        turn = abs(np.degrees(np.arctan2(a[0] * b[1] - a[1] * b[0], a @ b))) % 90
+        # plain floats: numpy's per-call cost on 2-vectors was most of this (12 cards: 1 ms a frame)
+        other = self._known[i].corners_mm
+        ax, ay = float(corners_mm[1, 0] - corners_mm[0, 0]), float(corners_mm[1, 1] - corners_mm[0, 1])
+        bx, by = float(other[1, 0] - other[0, 0]), float(other[1, 1] - other[0, 1])
+        turn = abs(math.degrees(math.atan2(ax * by - ay * bx, ax * bx + ay * by))) % 90
         return self._known[i] if min(turn, 90 - turn) <= 5.0 else None
 
 
@@ -659,13 +680,20 @@ def still(small: np.ndarray, ref: np.ndarray, level: float, cells: int) -> bool:
     median difference (the noise, which averaging over a cell has already made smaller).
     A median difference above twice `level` is no noise: most of the picture changed
     (the light, the camera covered)."""
+    changed = changed_cells(small, ref, level)
+    return changed is not None and changed <= cells
+
+
+def changed_cells(small: np.ndarray, ref: np.ndarray, level: float) -> int | None:
+    """How many cells of two downscaled pictures of the same place differ by more than
+    sensor noise (see `still`); None when most of the picture changed."""
     d = cv2.absdiff(small, ref)
     if d.ndim == 3:
         d = d.max(axis=2)
     noise = float(np.median(d))
     if noise > 2 * level:
-        return False
-    return int(np.count_nonzero(d > max(level, 5.0 * noise + 2.0))) <= cells
+        return None
+    return int(np.count_nonzero(d > max(level, 5.0 * noise + 2.0)))
 
 
 def _polygons(mask: np.ndarray) -> list[np.ndarray]:
