@@ -29,6 +29,7 @@ numpy and OpenCV start.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -494,10 +495,12 @@ def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps:
 
     # cold: a recognizer that has found the mat on an empty table, then every card at once
     cold = []
+    stages: dict[str, float] = {}
     for i in range(max(3, frames // 30)):
         rec = Recognizer(deck, mat, templates=templates)
         timed(rec, [empty], 0)
-        cold += timed(rec, [full[i % len(full)]], 1)
+        with _stage_clock(stages):
+            cold += timed(rec, [full[i % len(full)]], 1)
     rec = Recognizer(deck, mat, templates=templates)
     timed(rec, full * 2, 0)  # settle: every card known
     before = rec.still_frames
@@ -513,7 +516,42 @@ def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps:
                      "fps": round(1000 / ms, 1), "camera_ratio": round(1000 / ms / camera_fps, 2)}
     row["camera_fps"] = camera_fps
     row["still_frames_skipped"] = skipped
+    # where a cold frame's time goes (the clock's own cost, a few microseconds a call, included)
+    n = len(cold)
+    row["cold_stages_ms"] = {k: round(v / n * 1000, 2) for k, v in stages.items()}
+    row["cold_stages_ms"]["rest"] = round(row["cold"]["ms_mean"] - sum(row["cold_stages_ms"].values()), 2)
     return row
+
+
+#: The stages of a frame on the mat, as `vision.pipeline` calls them (the name it uses).
+STAGES = {"top_down": "top-down view", "masks": "masks", "find_cards": "card outlines",
+          "identify": "identification"}
+
+
+@contextlib.contextmanager
+def _stage_clock(spent: dict[str, float]):
+    """CPU seconds spent in each of STAGES while inside, added to `spent`: the stages are
+    wrapped where vision.pipeline looks them up, and put back on the way out."""
+    import vision.pipeline as pipeline
+
+    saved = {name: getattr(pipeline, name) for name in STAGES}
+
+    def clocked(name, fn):
+        def run(*args, **kwargs):
+            t0 = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[STAGES[name]] = spent.get(STAGES[name], 0.0) + time.process_time() - t0
+        return run
+
+    for name, fn in saved.items():
+        setattr(pipeline, name, clocked(name, fn))
+    try:
+        yield spent
+    finally:
+        for name, fn in saved.items():
+            setattr(pipeline, name, fn)
 
 
 #: Issue 16's targets on one core of the development machine: (still frames/s, one card
@@ -569,6 +607,16 @@ def pi_markdown(pi: dict, load: dict | None = None) -> list[str]:
                      f"{r['one_changed']['fps']} ({r['one_changed']['camera_ratio']}) | "
                      f"{r['cold']['ms_mean']} / {r['cold']['ms_median']} ({r['cold']['camera_ratio']}) | "
                      f"{missed} |")
+    staged = {k: r["cold_stages_ms"] for k, r in pi.items() if "cold_stages_ms" in r}
+    if staged:
+        names = [*STAGES.values(), "rest"]
+        lines += ["", "Where a cold frame's time goes (ms of CPU a frame; *rest*: the grey copy, the "
+                  "still check, the marker search, the occluders, the identity cache and the tracker):", "",
+                  "| frame | cards | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+        for key, st in staged.items():
+            mode, cards, *how = key.split("/")
+            mode += " (lores)" if how else ""
+            lines.append(f"| {mode} | {cards} | " + " | ".join(str(st.get(n, 0.0)) for n in names) + " |")
     return lines
 
 
