@@ -18,6 +18,11 @@ plain view. This stage looks for that pair of ink marks directly:
    face to check a partly seen card against.
 4. The band between the card's top edge and its index must be paper: printed text on
    an envelope can look like an index, but has more text above it.
+5. Read with generic samples (a deck never taught), the index must also sit at a card's
+   corner: the card's top and left edges, where the index places them, must show a step
+   in brightness (`corner_edges`), both a little or one plainly (a card in a fan may lie
+   on a card as white as itself). A glyph-like mark inside a card's picture, or two
+   pips of a 9 read as a 4, have paper, not an edge, where that card would end.
 
 Every function is a pure function of an image and a deck's glyphs. The thresholds
 come from the real photos in ../shared/realcards (benchmarks/results/real.md).
@@ -60,18 +65,27 @@ class IndexParams:
     #: sample ink (lower, upper) at the scale the pair gives
     ink_area: tuple[float, float] = (0.3, 1.3)
     max_reads: int = 400  # full reads per image, at most (a bound on the time of a cluttered photo)
-    # Generic glyphs of a deck never taught (vision.generic): benchmarks/results/real.md, "Untaught".
-    # Off (above any correlation): with no outline and no face to check, generic samples read
-    # cables, text and blobs as a JC or a 4D; at 0.80 and a lead of 0.06 this path made 11 of
-    # the 13 wrong cards on the real photos (benchmarks/results/real.md, "Untaught").
-    untaught_score: float = 1.01
-    untaught_margin: float = 0.06
+    # Generic glyphs of a deck never taught (vision.generic): benchmarks/results/real.md,
+    # "Untaught". With no outline and no face to check, generic samples read a 9's pips as
+    # a 4 and cables, text and courts' pictures as a JC or a 4D: at 0.80 and a lead of 0.06
+    # alone this path made 11 of 13 wrong cards. A stricter score and the corner-edge test
+    # (`corner_edges`) leave none of its own on the real photos.
+    untaught_score: float = 0.84
+    untaught_margin: float = 0.04
     untaught_coarse: float = 0.60
+    #: The card's top and left edges where the index places them (`corner_edges`: grey
+    #: levels over 1 mm, 0..255): both at least `min_edge`, or one at least `one_edge`.
+    #: Off (0) for a taught deck: its own samples read no picture or pip as an index.
+    min_edge: float = 0.0
+    one_edge: float = 0.0
+    untaught_edge: float = 10.0
+    untaught_one_edge: float = 40.0
 
     def untaught(self) -> IndexParams:
         """These parameters with the untaught thresholds in place of the taught ones."""
         return replace(self, min_score=self.untaught_score, min_margin=self.untaught_margin,
-                       coarse=self.untaught_coarse)
+                       coarse=self.untaught_coarse, min_edge=self.untaught_edge,
+                       one_edge=self.untaught_one_edge)
 
 
 @dataclass(frozen=True)
@@ -243,6 +257,39 @@ def quiet_above(bgr: np.ndarray, quad: np.ndarray, g: Glyphs) -> float:
     return float((paper_v < 0.7 * white).mean())
 
 
+def corner_edges(grey: np.ndarray, quad: np.ndarray, scale: float, length_mm: float = 18.0,
+                 reach_mm: float = 2.0) -> tuple[float, float]:
+    """How plainly the card placed at `quad` (px, clockwise from its top-left) ends where
+    it should near its top-left corner: (top edge, left edge), each the median, over
+    points 3 to `length_mm` mm from the corner, of the largest brightness step over 1 mm
+    across the edge within `reach_mm` of it (0..255). 0 where the edge leaves the picture."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    h, w = grey.shape[:2]
+    along = np.arange(3.0, length_mm, 1.0) * scale
+    across = np.arange(-reach_mm - 0.5, reach_mm + 0.5 + 1e-9, 0.5) * scale
+    gap = 2  # samples 0.5 mm apart: a step over 1 mm
+    out = []
+    for end in (q[1], q[3]):
+        u = (end - q[0]) / max(np.linalg.norm(end - q[0]), 1e-9)
+        n = np.array([-u[1], u[0]])
+        if np.dot(centre - q[0], n) < 0:
+            n = -n
+        pts = q[0] + along[:, None, None] * u + across[None, :, None] * n  # (along, across, 2)
+        inside = ((pts >= 0) & (pts < (w - 1, h - 1))).all(axis=(1, 2))
+        if not inside.any():
+            out.append(0.0)
+            continue
+        pts = pts[inside].astype(np.float32)
+        v = cv2.remap(grey, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+        out.append(float(np.median(np.abs(v[:, gap:] - v[:, :-gap]).max(axis=1))))
+    return out[0], out[1]
+
+
+def _at_a_corner(edges: tuple[float, float], p: IndexParams) -> bool:
+    return min(edges) >= p.min_edge or (p.one_edge > 0 and max(edges) >= p.one_edge)
+
+
 def _corner_view_exact(bgr: np.ndarray, quad: np.ndarray, size_mm, box) -> np.ndarray:
     from vision.identify import warp_card
 
@@ -281,8 +328,11 @@ def find_index_cards(bgr: np.ndarray, g: Glyphs, p: IndexParams = IndexParams(),
     if getattr(g, "generic", False):
         p = p.untaught()
         if p.min_score > 1:
-            return []  # no reading can pass: skip the work
+            return []  # no reading can pass: skip the work (a threshold set above 1 turns it off)
     m = ink_marks(bgr, p)
+    grey = None
+    if p.min_edge > 0 or p.one_edge > 0:
+        grey = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
     shape = index_shape(g)
     means = ({r: s.mean(axis=0) for r, s in g.ranks.items()}, {s: v.mean(axis=0) for s, v in g.suits.items()})
     tried: set[tuple] = set()
@@ -314,6 +364,8 @@ def find_index_cards(bgr: np.ndarray, g: Glyphs, p: IndexParams = IndexParams(),
             continue
         d = decide(read, g, p.min_score, p.min_margin, p.min_score, p.min_margin, p.red_above, p.black_below)
         if d.code is None or quiet_above(bgr, quad, g) > p.quiet:
+            continue
+        if grey is not None and not _at_a_corner(corner_edges(grey, quad, scale), p):
             continue
         cands = tuple((g.codes[(r, s)], round(min(rs, ss), 3)) for r, rs in read.ranks[:2]
                       for s, ss in read.suits[:2] if (r, s) in g.codes)

@@ -119,3 +119,23 @@ def test_a_real_deck_never_taught_is_read_as_the_standard_deck():
         tally.add(photo, [(c.code, c.corners_px) for c in seen.cards])
     assert tally.wrong == 0
     assert tally.right >= len(photos) // 2
+
+
+@needs_real
+def test_cards_in_a_fan_of_a_deck_never_taught_are_read_by_their_corner_index():
+    """Fanned and overlapping Bicycle cards read with `--deck standard`: cards with no
+    whole outline are named by their index alone (generic samples, the corner-edge test),
+    and no card is named wrongly."""
+    from vision.pipeline import Recognizer
+
+    templates = art_templates("standard")
+    by_name = {p.file: p for p in rp.test_photos(REAL, rp.teaching(REAL))}
+    tally, by_index = rp.Tally(), 0
+    for name in ("IMG_2563.JPG", "IMG_2593.JPG", "IMG_2642.JPG", "cam_image44.jpg"):
+        photo = by_name[name]
+        seen = Recognizer("standard", templates=templates).see(cv2.imread(str(REAL / "train" / name)))
+        tally.add(photo, [(c.code, c.corners_px) for c in seen.cards])
+        by_index += sum(1 for c in seen.cards if c.code and not c.complete)
+    assert tally.wrong == 0
+    assert by_index >= 6
+    assert tally.right >= 10

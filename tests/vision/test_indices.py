@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision import glyphs
-from vision.indices import card_from, centres_mm, find_index_cards
+from vision.indices import IndexParams, card_from, centres_mm, corner_edges, find_index_cards
 
 PPM = 6.0
 SIZE = (63.0, 88.0)
@@ -79,8 +79,13 @@ def table(h: int = 480, w: int = 640, seed: int = 0) -> np.ndarray:
     return np.clip(cv2.GaussianBlur(base, (3, 3), 0), 0, 255).astype(np.uint8)
 
 
-def lay(img: np.ndarray, code: str, centre: tuple[float, float], width: float, angle: float) -> np.ndarray:
+def lay(img: np.ndarray, code: str, centre: tuple[float, float], width: float, angle: float,
+        rim: bool = False) -> np.ndarray:
+    """The card laid on img; rim: its edge shows, as a real card's edge and thin shadow do
+    where it lies on a card as white as itself."""
     card = face(code)
+    if rim:
+        cv2.rectangle(card, (0, 0), (card.shape[1] - 1, card.shape[0] - 1), (185, 185, 185), 2)
     h, w = card.shape[:2]
     M = cv2.getRotationMatrix2D((w / 2, h / 2), angle, width / w)
     M[:, 2] += np.array(centre) - np.array([w / 2, h / 2])
@@ -142,3 +147,39 @@ def test_printed_text_and_an_empty_table_are_not_cards(deck):
         cv2.putText(page, "K9 Q10 AJ 9K Q A 10", (20, 8 + 36 * row), cv2.FONT_HERSHEY_DUPLEX, 1.0,
                     (20, 20, 20), 2, cv2.LINE_AA)
     assert find_index_cards(page, deck) == []
+
+
+def test_the_edges_of_a_card_are_plain_at_its_corner_and_absent_inside_it():
+    """corner_edges: where a card really ends (its top-left corner on the table) both
+    edges show a step; a quad placed 20 mm inside the card has paper on both sides."""
+    img = table(seed=4)
+    x0, y0 = 40, 40  # a blank card at 3 px/mm, upright
+    img[y0:y0 + 264, x0:x0 + 189] = 235
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    quad = np.array([[x0, y0], [x0 + 189, y0], [x0 + 189, y0 + 264], [x0, y0 + 264]], np.float32)
+    top, left = corner_edges(grey, quad, 3.0)
+    assert min(top, left) > 60
+    inside = corner_edges(grey, quad + 60, 3.0)
+    assert max(inside) < 10
+    assert corner_edges(grey, quad - 1000, 3.0) == (0.0, 0.0)  # off the picture
+
+
+def test_an_index_printed_inside_a_picture_is_not_a_card_when_an_edge_is_required(deck):
+    """A rank and suit printed in the middle of a page (as in a card's picture, or a 9's
+    pips read as a 4) place a card whose edges would lie on plain paper: read without
+    the edge test, not with it. A fanned hand (each card's edge showing) keeps every card."""
+    page = np.full((480, 640, 3), 240, np.uint8)
+    half = face("KD")[: round(30 * PPM), : round(12 * PPM)]  # the index corner only
+    small = cv2.resize(half, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    page[200:200 + h, 300:300 + w] = np.minimum(page[200:200 + h, 300:300 + w], small)
+    page[200:200 + h, 300:302] = 240  # no card edge beside it
+    page[200:202, 300:300 + w] = 240
+    assert [c.code for c in find_index_cards(page, deck)] == ["KD"]
+    edged = IndexParams(min_edge=10.0, one_edge=40.0)
+    assert find_index_cards(page, deck, edged) == []
+    img = table()
+    hand = ["QH", "9S", "KD", "10C"]
+    for i, code in enumerate(hand):
+        img = lay(img, code, (220 + 45 * i, 260), 170, 12 - 7 * i, rim=True)
+    assert {c.code for c in find_index_cards(img, deck, edged)} == set(hand)
