@@ -63,7 +63,11 @@ class TrackParams:
     remove_frames: int = 4  # frames in a row its place is seen empty before it is missing
     move_window_s: float = 1.0  # how long a missing card may take to reappear as a move
     match_mm: float = 40.0  # furthest a card moves between two frames and stays one track
-    forget_frames: int = 3  # frames a never-placed (tentative) track survives unseen
+    forget_frames: int = 3  # frames a never-placed (tentative) track survives seen gone
+    #: ... and frames one that was read survives out of sight, covered or not: a dark
+    #: card blurred on a dark mat can be found in one frame and taken for an occluder (a
+    #: hand) in the next, so a card only ever covered in between is kept (and placed)
+    hidden_forget_frames: int = 12
     card_radius_mm: float = 38.0  # a card's reach from its centre, for occlusion tests
     #: A new card is placed with the identity that holds this share of the weighted
     #: evidence of every frame it has lain still ...
@@ -104,6 +108,7 @@ class _Track:
     note: str = ""
     warned: str | None = None  # the other identity its evidence turned to, once warned
     covered: bool = False  # hidden since it was last seen (a hand may have swapped it)
+    gapped: bool = False  # its place was seen empty since its evidence began
 
     @property
     def stable(self) -> bool:
@@ -236,12 +241,17 @@ class Tracker:
                 tr.covered = tr.covered or hold or self._touched(tr, polys)  # a hand was there
                 continue  # covered: hold what we know, count nothing
             tr.unseen_run += 1
+            tr.gapped = True
             if tr.stable and tr.missing_since is None and tr.unseen_run >= p.remove_frames:
                 tr.missing_since = t
         # A card never placed leaves no trace once it is out of sight for a moment.
-        gone = [tr for tr in self._tracks if not tr.stable and tr.lost_run >= p.forget_frames]
+        # One that was read, only ever covered since it was last seen, is kept a while
+        # longer (an unread shape under a hand is most likely part of the hand).
+        gone = [tr for tr in self._tracks if not tr.stable and (
+            tr.unseen_run >= p.forget_frames
+            or tr.lost_run >= (p.hidden_forget_frames if tr.evidence else p.forget_frames))]
         self.withdrawn = [_key(tr) for tr in gone if tr.asked]
-        self._tracks = [tr for tr in self._tracks if tr.stable or tr.lost_run < p.forget_frames]
+        self._tracks = [tr for tr in self._tracks if tr not in gone]
 
         for tr in sorted(self._tracks, key=lambda x: x.id):
             # A placed card a hand is touching may be pushed, or its outline merged with
@@ -272,6 +282,7 @@ class Tracker:
         p = self.params
         if tr.anchor is None or float(np.linalg.norm(tr.center - tr.anchor)) > p.still_mm:
             tr.anchor, tr.still_run, tr.still_since = tr.center.copy(), 0, t
+            tr.gapped = False
             tr.evidence, tr.votes, tr.offered = {}, {}, {}
         tr.still_run += 1
         if det.code is not None:
@@ -365,6 +376,11 @@ class Tracker:
                     continue  # a card seen gone comes back only as itself
                 if tr.stable and det.code is None and d > 2 * p.still_mm:
                     continue  # an unread shape (a hand, a card passing) does not drag a placed card
+                if tr.stable and det.code is None and tr.unseen_run > 0:
+                    # its place was seen empty since it was last seen: an unread card there
+                    # now may be another one laid in its place (a new track, asked about
+                    # if it stays unread), not proof that this card is back
+                    continue
                 pairs.append((d, i, j))
         pairs.sort()
         det_used: set[int] = set()
@@ -399,10 +415,13 @@ class Tracker:
         return False
 
     def _settled(self, tr: _Track) -> bool:
-        """Seen for enough frames in a row, still, and (for a new card) one identity."""
+        """Seen for enough frames in a row, still, and (for a new card) one identity. A
+        new card's frames need not be in a row when only covers came between them (its
+        place never seen empty): a dark card that flickers between card and occluder."""
         p = self.params
         n = p.place_frames
-        if tr.seen_run < n or len(tr.positions) < n:
+        run = tr.seen_run if tr.stable or tr.gapped else max(tr.seen_run, tr.still_run)
+        if run < n or len(tr.positions) < n:
             return False
         recent = np.array(list(tr.positions)[-n:])
         if float(np.max(np.linalg.norm(recent - recent.mean(axis=0), axis=1))) > p.still_mm:

@@ -3,6 +3,8 @@ card it cannot name, and warns when a still card's identity changes."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from vision.track import Detection, Tracker, TrackParams
 
 P = TrackParams()
@@ -86,3 +88,70 @@ def test_an_identity_that_changes_while_the_card_lies_still_is_a_warning():
         tracker.update([Detection((10, 10), "9D", 0.9, weight=2.0)], t=1 + i / 15, frame=10 + i)
         warnings += tracker.warnings
     assert len(warnings) == 1 and "placed as 9H but reads as 9D" in warnings[0]
+
+
+def _square(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_an_unread_card_laid_where_a_placed_card_was_taken_is_asked_about_not_taken_for_it():
+    """Yonac shows a set two cards at a time in the same places: 3C is taken away (its
+    place seen empty), a blurred QC is laid in its place and never read. The unread shape
+    is not proof that 3C is back: it is a new card, asked about, and its answer names it."""
+    tracker = Tracker()
+    assert [(o.kind, o.code) for o in run(tracker, [[Detection((100, 100), "3C", 0.9)]] * 3)] == \
+        [("placed", "3C")]
+    tracker.update([], t=1.0, frame=10)  # the table bare for a moment: 3C's place is empty
+    asked = []
+    for i in range(P.ask_frames):
+        tracker.update([Detection((101, 99), None, 0.3)], t=1.1 + i / 15, frame=11 + i)
+        asked += tracker.asking
+    assert len(asked) == 1
+    key = asked[0][0]
+    assert tracker.resolve(key, "QC")
+    assert "QC" in [c.code for c in tracker.cards]
+
+
+def test_a_placed_card_that_blurs_without_leaving_is_held_and_not_asked_about():
+    """The same card, seen every frame but unread for a while (blur, glare): still itself."""
+    tracker = Tracker()
+    run(tracker, [[Detection((100, 100), "3C", 0.9)]] * 3)
+    asked = []
+    for i in range(P.ask_frames + 4):
+        assert tracker.update([Detection((101, 99), None, 0.3)], t=1 + i / 15, frame=10 + i) == []
+        asked += tracker.asking
+    assert asked == []
+    assert [c.code for c in tracker.cards] == ["3C"]
+
+
+def test_a_new_card_seen_only_between_covers_is_placed_from_its_scattered_readings():
+    """A dark card blurred on the mat is found in one frame and taken for an occluder (its
+    own shape) in the next ones: its readings are not in a row, but its place was never
+    seen empty, so three alike while it lies still place it."""
+    tracker = Tracker()
+    card = [Detection((200, 120), "void1", 0.95)]
+    cover = [_square(160, 60, 240, 180)]
+    obs = []
+    for i in range(12):
+        seen = i % 4 == 0
+        obs += tracker.update(card if seen else [], t=i * 0.35, occluded=() if seen else cover, frame=i)
+    assert [(o.kind, o.code, o.frame) for o in obs] == [("placed", "void1", 8)]
+
+
+def test_a_new_card_whose_place_is_seen_empty_between_readings_needs_them_in_a_row():
+    """Readings of a new card with its place seen empty in between (a card passing, a
+    flicker) do not add up: it is placed only after place_frames readings in a row."""
+    tracker = Tracker()
+    card = [Detection((200, 120), "7D", 0.9)]
+    frames = [card, [], card, [], card, card, card]
+    obs = run(tracker, frames)
+    assert [(o.kind, o.frame) for o in obs] == [("placed", 6)]
+
+
+def test_a_new_card_covered_for_long_is_forgotten():
+    tracker = Tracker()
+    tracker.update([Detection((200, 120), "7D", 0.9)], t=0, frame=0)
+    cover = [_square(160, 60, 240, 180)]
+    for i in range(1, P.hidden_forget_frames + 1):
+        tracker.update([], t=i / 15, occluded=cover, frame=i)
+    assert tracker._tracks == []
