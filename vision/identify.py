@@ -315,7 +315,8 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
         # A card with a rank and a suit is read by them; a joker clearly matched as a
         # whole corner (it has neither) keeps that answer, as does any card clearly
         # matched as a drawn corner when the glyphs are generic (our own printed deck).
-        return by_glyphs(frame, quad, t, seen, params, level, prior)
+        corner_read = tuple((t.codes[j], round(exact[j][0], 3)) for j in ranked if not is_back(t.codes[j]))
+        return by_glyphs(frame, quad, t, seen, params, level, prior, corner_read[:3])
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
                     face=faces[rotation], level=level, note=note if known else "",
@@ -368,14 +369,20 @@ class Prior:
 
 
 def by_glyphs(frame: np.ndarray, quad: np.ndarray, t: Templates, seen: Sequence[bool],
-              params: IdentifyParams, level: int, prior: Prior | None = None) -> Identity:
+              params: IdentifyParams, level: int, prior: Prior | None = None,
+              corner_read: tuple[tuple[str, float], ...] = ()) -> Identity:
     """The card named by its rank glyph and suit pip read apart (vision.glyphs).
 
     Rank and suit must each be clearly ahead. When one of them is not, and the whole
     card is in view, the faces of the close candidates settle it (QS and KS differ in
     a corner glyph, but their pictures differ everywhere). A whole card read by its
     index must also look like that card's face: a white label or a patch of paper can
-    look like an ace's corner, but not like its face. With a prior, see `Prior`."""
+    look like an ace's corner, but not like its face. With a prior, see `Prior`.
+
+    `corner_read`: the likeliest cards by their whole index corner, best first, offered
+    to a person (`Identity.candidates`) when rank and suit read too faintly to offer any
+    (a blurred card's ornate court or ace: the whole corner still ranks it first where
+    the glyphs read as noise)."""
     from vision.glyphs import decide, read_index
 
     g = t.glyphs
@@ -420,7 +427,7 @@ def by_glyphs(frame: np.ndarray, quad: np.ndarray, t: Templates, seen: Sequence[
         code, note = None, ""  # part of the card hidden: no face to check, so the index must be plain
     return Identity(code=code, score=d.score, margin=d.margin, rotation=rotation,
                     corners=quad[ROLL[rotation]], best=best, face=face, level=level, note=note,
-                    candidates=tuple((c, round(s, 3)) for c, s in cands[:3]))
+                    candidates=tuple((c, round(s, 3)) for c, s in cands[:3]) or corner_read)
 
 
 def _with_prior(code, d, cands, prior: Prior, params: IdentifyParams, whole: bool, face_of):
