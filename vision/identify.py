@@ -71,10 +71,13 @@ class IdentifyParams:
     # A deck never taught (vision.generic: rank glyphs from common fonts, generic pips): a
     # font matches a maker's letters less well, so its own thresholds, measured on real
     # photos of a deck the samples never saw (benchmarks/results/real.md, "Untaught").
+    # Leads: 0.04 and 0.01 named no outlined card wrongly there (the sweep's zero-wrong
+    # region); a wrong black suit led by at most 0.008, so 0.01 is close to the edge and
+    # the colour veto and the rank do the rest.
     untaught_rank: float = 0.65
-    untaught_rank_margin: float = 0.06
+    untaught_rank_margin: float = 0.04
     untaught_suit: float = 0.65
-    untaught_suit_margin: float = 0.015
+    untaught_suit_margin: float = 0.01
     # No face check: our drawn faces are not this maker's (courts differ everywhere), and
     # the stricter rank threshold already named no label or paper in the real photos.
     untaught_face: float = -1.0
