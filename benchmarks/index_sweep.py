@@ -85,7 +85,8 @@ def sweep(folder: Path, test: list[rp.Photo], deck: str, templates, untaught: bo
             if not any(b.code == r.code and rp._cover(r.corners, b.box) >= 0.3 for b in photo.boxes):
                 wrong_scores.append(round(min(r.score, 1.0), 3))
     by_source = {}
-    sources = (("IMG_", "phone (the camera taught with)"), ("cam_", "webcam (never taught with)"))
+    sources = ((("IMG_", "phone"), ("cam_", "webcam")) if untaught else
+               (("IMG_", "phone (the camera taught with)"), ("cam_", "webcam (never taught with)")))
     for source, name in sources:
         edge = (chosen.min_edge, chosen.one_edge)
         t = tally(chosen.min_score, chosen.min_margin, chosen.quiet, edge, source)
