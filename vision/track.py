@@ -69,6 +69,9 @@ class TrackParams:
     #: hand) in the next, so a card only ever covered in between is kept (and placed)
     hidden_forget_frames: int = 12
     card_radius_mm: float = 38.0  # a card's reach from its centre, for occlusion tests
+    #: A card this much covered by a newer card seen lying on it (a pile) cannot slip out
+    #: from under it unseen: a card read elsewhere with its code is not it, moved.
+    buried_share: float = 0.75
     #: A new card is placed with the identity that holds this share of the weighted
     #: evidence of every frame it has lain still ...
     lead_share: float = 0.75
@@ -298,8 +301,10 @@ class Tracker:
     def _read_otherwise(self, tr: _Track, detections: Sequence[Detection], polys: list[np.ndarray]) -> bool:
         """A placed card, not covered since it was seen, whose very place now reads as
         another card, with no hand near: the same card read otherwise (a swap needs a
-        hand, which covers it). Its evidence takes the reading; True if there was one."""
-        if self._touched(tr, polys):
+        hand, which covers it). Its evidence takes the reading; True if there was one.
+        Not when its place was seen empty since it was last seen: it was taken away, and
+        the card lying there now is another one, laid in its place."""
+        if tr.unseen_run > 0 or self._touched(tr, polys):
             return False
         for det in detections:
             if det.code is not None and det.code != tr.code and \
@@ -414,6 +419,24 @@ class Tracker:
                 return True
         return False
 
+    def _buried(self, tr: _Track, newcomer: _Track) -> bool:
+        """Is this unseen placed card lying under a newer card that is seen over most of
+        it now, with nothing to say it was ever taken out (no hand over it, its place
+        never seen empty since it was last seen)? A card so buried cannot be the card
+        `newcomer` that just settled elsewhere."""
+        if tr.id in self._visible or tr.covered or tr.unseen_run > 0 or tr.missing_since is not None:
+            return False
+        r = self.params.card_radius_mm
+        for other in self._tracks:
+            if other is tr or other is newcomer or other.id <= tr.id or other.id not in self._visible:
+                continue
+            if tr.corners is not None and other.corners is not None:
+                if _covered(tr.corners, other.corners) >= self.params.buried_share:
+                    return True
+            elif float(np.linalg.norm(other.center - tr.center)) < 0.25 * r:
+                return True
+        return False
+
     def _settled(self, tr: _Track) -> bool:
         """Seen for enough frames in a row, still, and (for a new card) one identity. A
         new card's frames need not be in a row when only covers came between them (its
@@ -455,6 +478,14 @@ class Tracker:
         if tr.asked:
             tr.asked = False
             self.withdrawn.append(_key(tr))  # named after all: the question is void
+        if twin is not None and self._buried(twin, tr):
+            # It cannot have left from under a card that still lies on it: what we held
+            # there under this code was a misreading, and is forgotten (never reported).
+            self._tracks.remove(twin)
+            where = twin.place.zone if twin.place else "the table"
+            self.warnings.append(f"the card under another in {where} was placed as {code}, "
+                                 f"but {code} lies in {place.zone}: that reading was wrong")
+            twin = None
         if twin is None:
             return [self._obs("placed", tr, place, t, frame)]
         self._tracks.remove(twin)  # the card we held elsewhere is this one, moved

@@ -155,3 +155,58 @@ def test_a_new_card_covered_for_long_is_forgotten():
     for i in range(1, P.hidden_forget_frames + 1):
         tracker.update([], t=i / 15, occluded=cover, frame=i)
     assert tracker._tracks == []
+
+
+def _quad(x: float, y: float, w: float = 63.0, h: float = 88.0) -> np.ndarray:
+    return _square(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def _read(code: str, x: float, y: float, conf: float = 0.95) -> Detection:
+    return Detection((x, y), code, conf, _quad(x, y), weight=1.5)
+
+
+def _zones(x: float, y: float):
+    from vision.track import Place
+    return Place("stash-3", "stash", 3) if x < 200 else Place("set-3", "play", 3)
+
+
+def test_a_card_misread_under_a_newer_card_on_a_pile_is_not_the_card_seen_elsewhere():
+    """Yonac seed 1, hard: an Ace set aside in the stash, blurred, is misread as 8D and
+    placed so; later the Ace reads sharp and, as a card can be laid on a pile without a
+    hand in view, counts as a new card on top. When the real 8D is then shown in the
+    set, the 8D held under the Ace cannot have slipped out from under it: the 8D in the
+    set is placed, not "moved from the stash", and the stale 8D is forgotten."""
+    tracker = Tracker(_zones)
+    obs = run(tracker, [[_read("8D", 100, 100, 0.73)]] * 10)
+    obs += run(tracker, [[_read("AH", 101, 100)]] * 10, start=10)
+    obs += run(tracker, [[_read("AH", 101, 100), _read("8D", 300, 100)]] * 5, start=20)
+    assert [(o.kind, o.code, o.zone) for o in obs] == [
+        ("placed", "8D", "stash-3"), ("placed", "AH", "stash-3"), ("placed", "8D", "set-3")]
+    assert sorted(c.code for c in tracker.cards) == ["8D", "AH"]
+
+
+def test_a_card_under_a_pile_a_hand_has_reached_over_may_have_been_taken_out():
+    """The same pile, but a hand covered it: the hand may have slid the lower card out,
+    so the card read elsewhere with its code is that card, moved."""
+    tracker = Tracker(_zones)
+    obs = run(tracker, [[_read("8D", 100, 100)]] * 10)
+    obs += run(tracker, [[_read("AH", 101, 100)]] * 10, start=10)
+    for i in range(30, 36):
+        obs += tracker.update([], t=i / 15, occluded=[_square(40, 20, 160, 180)], frame=i)
+    obs += run(tracker, [[_read("AH", 101, 100), _read("8D", 300, 100)]] * 5, start=40)
+    assert [(o.kind, o.code, o.zone) for o in obs][-1] == ("moved", "8D", "set-3")
+
+
+def test_a_card_laid_where_a_card_was_taken_is_a_new_card_not_the_old_one_read_otherwise():
+    """Piktas seed 2, hard: U2 is taken from the show area (its place seen empty), then
+    reeds is laid in the same place. That is another card, not U2 read otherwise: no
+    warning that U2's identity changed while it lay still."""
+    tracker = Tracker(_zones)
+    obs = run(tracker, [[_read("U2", 100, 100)]] * 3)
+    obs += run(tracker, [[]], start=3)
+    warnings = []
+    for i in range(4, 30):
+        obs += tracker.update([_read("reeds", 101, 101)], t=i / 15, frame=i)
+        warnings += tracker.warnings
+    assert warnings == []
+    assert [(o.kind, o.code) for o in obs][:2] == [("placed", "U2"), ("placed", "reeds")]
