@@ -81,6 +81,11 @@ class PipelineParams:
     #: hand reaching in): a mat or camera that moved changes nearly every cell.
     marker_every_local: int = 6
     local_share: float = 0.1
+    #: While what changed is local and the mat holds still, only the changed part of the
+    #: mat is searched for cards again (with a card's reach around it); the cards and
+    #: occluders elsewhere are the last frame's. The whole mat is searched all the same at
+    #: least every this many frames (0: always).
+    whole_every: int = 30
     cache_mm: float = 3.0  # a card whose centre moved less than this keeps its identity ...
     confirm: int = 2  # ... once this many identifications in a row agreed on it
     recheck_frames: int = 45  # and is identified again this often all the same
@@ -209,6 +214,17 @@ class Recognizer:
         self._repeat = False  # this frame is the last processed one again
         self._local = False  # only a small part of the mat changed since the last processed frame
         self._small_now: tuple[tuple[int, int, int, int] | None, np.ndarray] | None = None
+        #: The cells that changed since the last processed frame (with a looser level than
+        #: the still check's), the still box's top-left and a cell's size in frame pixels.
+        self._changed: tuple[np.ndarray, tuple[float, float], tuple[float, float]] | None = None
+        #: The last processed frame's cards (quads) and occluders (polygons) in the pixels
+        #: of its top-down view, and the mapping they were found under.
+        self._view_quads: list[CardQuad] | None = None
+        self._view_occl: list[np.ndarray] = []
+        self._view_H: np.ndarray | None = None
+        self._last_whole = -(10**9)  # the last frame whose whole mat was searched for cards
+        self._last_cards: dict[int, tuple[CardQuad, CardSeen, _Known]] = {}
+        self.local_frames = 0  # frames where only the changed part was searched (for the benchmark)
         self._gray_f = 1.0  # full frame pixels per pixel of the image the mat is found in
         self._main_shape: tuple[int, ...] | None = None  # the full frame's, once seen with lores
 
@@ -321,7 +337,7 @@ class Recognizer:
         sensor noise? Only while the mat is found (a held or lost mat has timers to run)."""
         p = self.params
         last = self._last
-        self._local, self._small_now = False, None
+        self._local, self._small_now, self._changed = False, None, None
         if (p.still_scale <= 0 or last is None or last.mat is None or last.mat.status != FOUND
                 or self._still_ref is None or self._frame - self._last_full >= p.still_refresh):
             return False
@@ -331,6 +347,12 @@ class Recognizer:
         self._small_now = (self._still_box, small)  # the next reference, if the box stays
         changed = changed_cells(small, self._still_ref, p.still_level)
         self._local = changed is not None and changed <= p.local_share * small.shape[0] * small.shape[1]
+        if self._local and self._still_box is not None:
+            where = changed_map(small, self._still_ref, p.still_level)
+            if where is not None:
+                x0, y0, x1, y1 = self._still_box
+                cell = ((x1 - x0) / small.shape[1], (y1 - y0) / small.shape[0])
+                self._changed = (where, (float(x0), float(y0)), cell)
         # A card named but not yet confirmed by a second identification is read again on
         # the next frames: a repeated frame must not turn one wrong reading into three.
         if any(k.identity.known and k.agree < p.confirm for k in self._known):
@@ -391,18 +413,30 @@ class Recognizer:
         self._mat_state = state
         if not state.ok:
             self._known = []
+            self._view_quads, self._view_H = None, None
             return FrameResult(self._frame, t, state, [], [])
         H = state.H
         Hinv = np.linalg.inv(H)
         ppm, margin = p.detect_ppm, p.view_margin_mm
-        view = self._top_down(gray, H)
         card_px = (self.size_mm[0] * ppm, self.size_mm[1] * ppm)
-        view = mat_only(view, self.mat.size_mm, ppm, margin, p.mat_inset_mm, 1.3 * max(card_px))
-        found = masks(view, min(card_px), p.detect)
-        self._blank_markers(found, ppm, margin)
-        quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo, self._dark)
         area = card_px[0] * card_px[1]
-        occl = occluders(found, quads, p.min_occluder * area)
+        nearby = None
+        if (self._local and self._changed is not None and self._view_quads is not None
+                and H is self._view_H and self._frame - self._last_whole < p.whole_every):
+            nearby = self._cards_nearby(gray, H, self._redo_boxes(H, f, self._view_shape()), card_px)
+        if nearby is not None:
+            quads, polys = nearby
+            self.local_frames += 1
+        else:
+            view = self._top_down(gray, H)
+            view = mat_only(view, self.mat.size_mm, ppm, margin, p.mat_inset_mm, 1.3 * max(card_px))
+            found = masks(view, min(card_px), p.detect)
+            self._blank_markers(found, ppm, margin)
+            quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo, self._dark)
+            polys = _polygons(occluders(found, quads, p.min_occluder * area))
+            self._last_whole = self._frame
+        same_mapping = H is self._view_H
+        self._view_quads, self._view_occl, self._view_H = quads, polys, H
 
         def to_mm(q: np.ndarray) -> np.ndarray:
             return q / ppm - margin
@@ -410,10 +444,142 @@ class Recognizer:
         def to_px(q: np.ndarray) -> np.ndarray:
             return _scaled(to_plane(to_mm(q), Hinv), f).astype(np.float32)
 
-        occl_mm = [to_mm(poly) for poly in _polygons(occl)]
+        occl_mm = [to_mm(poly) for poly in polys]
         occl_px = [_scaled(to_plane(poly, Hinv), f).astype(np.float32) for poly in occl_mm]
-        cards = self._identify_all(fetch, quads, to_px, to_mm)
+        cards = self._identify_all(fetch, quads, to_px, to_mm, same_mapping)
         return FrameResult(self._frame, t, state, cards, occl_px, occl_mm, H=_unscaled_h(H, f))
+
+    # -- only where something changed --------------------------------------------
+
+    def _redo_boxes(self, H: np.ndarray, f: float, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        """The parts of the top-down view (x0, y0, x1, y1) where the still check saw a
+        change since the last processed frame: each group of changed cells, two cells
+        wider all round, as the box around it in the view."""
+        assert self._changed is not None
+        where, (bx, by), (cw, ch) = self._changed
+        if not where.any():
+            return []
+        grown = cv2.dilate(where.astype(np.uint8), np.ones((5, 5), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        p = self.params
+        h, w = shape[:2]
+        boxes = []
+        for x, y, bw, bh, _ in stats[1:n]:
+            xs = (bx + x * cw, bx + (x + bw) * cw)
+            ys = (by + y * ch, by + (y + bh) * ch)
+            corners = np.array([[xs[0], ys[0]], [xs[1], ys[0]], [xs[1], ys[1]], [xs[0], ys[1]]], np.float64)
+            mm = to_plane(_scaled(corners, 1.0 / f), H)
+            v = (mm + p.view_margin_mm) * p.detect_ppm
+            x0, y0 = np.clip(np.floor(v.min(axis=0)).astype(int), 0, (w, h))
+            x1, y1 = np.clip(np.ceil(v.max(axis=0)).astype(int) + 1, 0, (w, h))
+            if x1 > x0 and y1 > y0:
+                boxes.append((int(x0), int(y0), int(x1), int(y1)))
+        return boxes
+
+    def _view_shape(self) -> tuple[int, int]:
+        """The top-down view's (height, width), as `homography.top_down` makes it."""
+        assert self.mat is not None
+        p = self.params
+        w, h = (v + 2 * p.view_margin_mm for v in self.mat.size_mm)
+        return round(h * p.detect_ppm), round(w * p.detect_ppm)
+
+    def _view_parts(self, gray: np.ndarray, H: np.ndarray, boxes: list[tuple[int, int, int, int]],
+                    card_px: tuple[float, float]) -> list[np.ndarray]:
+        """The parts `boxes` of the top-down view that `homography.top_down` and
+        `homography.mat_only` make of the frame, without warping the rest: the boxes and
+        the mat's four edge lines (all that mat_only continues outward) are warped into an
+        empty view, and mat_only is run on that."""
+        assert self.mat is not None
+        p = self.params
+        h, w = self._view_shape()
+        m = p.view_margin_mm * p.detect_ppm
+        M = np.array([[p.detect_ppm, 0.0, m], [0.0, p.detect_ppm, m], [0.0, 0.0, 1.0]]) @ H
+
+        def warp(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+            T = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+            return cv2.warpPerspective(gray, T @ M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+
+        view = np.zeros((h, w), np.uint8)
+        # the mat's printed area, as mat_only cuts it
+        ix0 = iy0 = max(0, round((p.view_margin_mm + p.mat_inset_mm) * p.detect_ppm))
+        ix1 = min(w, round((p.view_margin_mm + self.mat.size_mm[0] - p.mat_inset_mm) * p.detect_ppm))
+        iy1 = min(h, round((p.view_margin_mm + self.mat.size_mm[1] - p.mat_inset_mm) * p.detect_ppm))
+        if ix1 - ix0 >= 8 and iy1 - iy0 >= 8:
+            lines = ((ix0, iy0, ix1, iy0 + 1), (ix0, iy1 - 1, ix1, iy1), (ix0, iy0, ix0 + 1, iy1),
+                     (ix1 - 1, iy0, ix1, iy1))
+            for x0, y0, x1, y1 in lines:
+                view[y0:y1, x0:x1] = warp(x0, y0, x1, y1)
+        for x0, y0, x1, y1 in boxes:
+            view[y0:y1, x0:x1] = warp(x0, y0, x1, y1)
+        view = mat_only(view, self.mat.size_mm, p.detect_ppm, p.view_margin_mm, p.mat_inset_mm,
+                        1.3 * max(card_px))
+        return [np.ascontiguousarray(view[y0:y1, x0:x1]) for x0, y0, x1, y1 in boxes]
+
+    def _cards_nearby(self, gray: np.ndarray, H: np.ndarray, redo: list[tuple[int, int, int, int]],
+                      card_px: tuple[float, float]) -> tuple[list[CardQuad], list[np.ndarray]] | None:
+        """The cards and occluders of the top-down view, when only the parts `redo` of it
+        changed since the last processed frame: the last frame's cards and occluders clear
+        of them are kept, and the cards are searched again only in crops reaching a card's
+        diagonal past them (so every card touching a changed part lies whole in a crop).
+        None where that cannot be told from the crops (something touching a changed part
+        reaches past its crop; the crops cover most of the view) or a hand (an occluder)
+        is there: then the whole view is searched."""
+        assert self._view_quads is not None
+        p = self.params
+        h, w = self._view_shape()
+        old_quads, old_polys = self._view_quads, self._view_occl
+        if not redo:
+            return list(old_quads), list(old_polys)
+        reach = int(np.ceil(math.hypot(*card_px))) + 4
+        crops = _merged([(max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach))
+                         for x0, y0, x1, y1 in redo])
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in crops) > 0.5 * w * h:
+            return None
+        if any(_touches(_box(poly, 3), redo) for poly in old_polys):
+            return None  # a hand moving over the mat: the whole view, as ever
+        kept = [q for q in old_quads if not _touches(_box(q.corners, 3), redo)]
+        dropped = [q for q in old_quads if _touches(_box(q.corners, 3), redo)]
+        watched = redo + [_box(q.corners, 3) for q in dropped]
+        area = card_px[0] * card_px[1]
+        new: list[CardQuad] = []
+        polys = list(old_polys)
+        for (x0, y0, x1, y1), sub in zip(crops, self._view_parts(gray, H, crops, card_px), strict=True):
+            found = masks(sub, min(card_px), p.detect)
+            self._blank_markers(found, p.detect_ppm, p.view_margin_mm, (x0, y0))
+            # what is cut by the crop's edge (where that is not the view's) and reaches a
+            # changed part cannot be told from the crop
+            cut = (x0 > 0, y0 > 0, x1 < w, y1 < h)
+            contours, _ = cv2.findContours(cv2.bitwise_or(found.bright, found.dark), cv2.RETR_EXTERNAL,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+            for c in contours:
+                bx, by, bw, bh = cv2.boundingRect(c)
+                edges = (bx == 0, by == 0, bx + bw == x1 - x0, by + bh == y1 - y0)
+                if any(a and b for a, b in zip(edges, cut, strict=True)) and \
+                        _touches((bx + x0, by + y0, bx + bw + x0, by + bh + y0), watched):
+                    return None
+            # only the blobs reaching a changed part are fitted again: the others are cards
+            # kept from the last frame (a card fitted from its corners costs ~3 ms)
+            blobs, _ = cv2.findContours(found.bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            near = np.zeros_like(found.bright)
+            for c in blobs:
+                bx, by, bw, bh = cv2.boundingRect(c)
+                if _touches((bx + x0, by + y0, bx + bw + x0, by + bh + y0), watched):
+                    cv2.drawContours(near, [c], -1, 255, thickness=cv2.FILLED)
+            shift = np.array([x0, y0], np.float32)
+            fit = dataclasses.replace(found, bright=cv2.bitwise_and(found.bright, near))
+            found_here = find_cards(sub, self.aspect, card_px, p.detect, fit, None, self._dark)
+            for q in found_here:
+                moved = CardQuad(q.corners + shift, q.support, q.seen,
+                                 tuple(a + shift for a in q.alternatives))
+                if _touches(_box(moved.corners, 3), redo) or any(
+                        _near(moved.corners, d.corners, card_px) for d in dropped):
+                    new.append(moved)
+            for poly in _polygons(occluders(found, found_here, p.min_occluder * area)):
+                if _touches(_box(poly + np.array([x0, y0], np.float64), 0), redo):
+                    return None  # a hand reaching in: the whole view
+        new = [q for q in new if not any(_near(q.corners, k.corners, card_px) for k in kept)]
+        return kept + _dedupe_quads(new, card_px), polys
 
     def _top_down(self, gray: np.ndarray, H: np.ndarray) -> np.ndarray:
         """`homography.top_down` of the frame (or of its lores copy: H then maps its pixels).
@@ -453,13 +619,18 @@ class Recognizer:
                 state = again
         return state
 
-    def _blank_markers(self, found: Masks, ppm: float, margin: float) -> None:
-        """The markers and their white margins are not cards."""
+    def _blank_markers(self, found: Masks, ppm: float, margin: float,
+                       origin: tuple[int, int] = (0, 0)) -> None:
+        """The markers and their white margins are not cards. `origin`: where the masks'
+        top-left lies in the top-down view (a crop of it)."""
         assert self.mat is not None
+        at = np.array(origin)
         for m in self.mat.markers:
             c = np.asarray(m.corners_mm, np.float64) + margin
-            lo = np.maximum(np.floor((c.min(axis=0) - QUIET_MM - 1) * ppm).astype(int), 0)
-            hi = np.ceil((c.max(axis=0) + QUIET_MM + 1) * ppm).astype(int)
+            lo = np.maximum(np.floor((c.min(axis=0) - QUIET_MM - 1) * ppm).astype(int) - at, 0)
+            hi = np.ceil((c.max(axis=0) + QUIET_MM + 1) * ppm).astype(int) - at
+            if (hi <= 0).any():
+                continue
             found.bright[lo[1]:hi[1], lo[0]:hi[0]] = 0
             found.dark[lo[1]:hi[1], lo[0]:hi[0]] = 0
 
@@ -496,15 +667,30 @@ class Recognizer:
     # -- identities -------------------------------------------------------------
 
     def _identify_all(self, image: np.ndarray | Callable[[], np.ndarray], quads: list[CardQuad], to_px,
-                      to_mm) -> list[CardSeen]:
+                      to_mm, same_mapping: bool = False) -> list[CardSeen]:
         """Each quad's identity: the cached one while the card lies still, else read
-        from the frame (`image`, or a function fetching it only then)."""
+        from the frame (`image`, or a function fetching it only then). `same_mapping`:
+        to_px and to_mm are the last frame's (a quad of the last frame is then its card
+        as seen then, frame pixels and all)."""
         p = self.params
         out: list[CardSeen] = []
         kept: list[_Known] = []
+        last, self._last_cards = (self._last_cards if same_mapping else {}), {}
         # the cached cards' centres once per frame, not once per card (40 cards: 1.5 ms)
         centres = np.array([k.corners_mm.mean(axis=0) for k in self._known]) if self._known else None
         for quad in quads:
+            again = last.get(id(quad))
+            if again is not None and again[0] is quad:
+                # the very quad of the last frame (a blob or a part of the mat unchanged):
+                # while its identity needs no reading, it is the same card seen the same
+                card, known = again[1], again[2]
+                age = self._frame - known.checked
+                if (known.agree >= p.confirm and age < p.recheck_frames) or (
+                        not known.identity.known and age < p.retry_unknown):
+                    out.append(card)
+                    kept.append(known)
+                    self._last_cards[id(quad)] = again
+                    continue
             found_mm = to_mm(quad.corners)  # where the detector puts it: the cache's key
             known = self._recall(found_mm, centres)
             age = self._frame - known.checked if known is not None else 0
@@ -542,6 +728,7 @@ class Recognizer:
             place = zone_at(self.mat, *ordered_mm.mean(axis=0))
             out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
                                 place, quad.complete, identity.candidates, identity.note))
+            self._last_cards[id(quad)] = (quad, out[-1], known)
         self._known = kept
         return out
 
@@ -622,6 +809,52 @@ def _unscaled_h(H: np.ndarray, f: float) -> np.ndarray:
     return H @ A
 
 
+def _box(points: np.ndarray, grow: float) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) around points, `grow` wider all round."""
+    pts = np.asarray(points).reshape(-1, 2)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    return float(lo[0]) - grow, float(lo[1]) - grow, float(hi[0]) + grow, float(hi[1]) + grow
+
+
+def _touches(box, boxes) -> bool:
+    """Does `box` overlap any of `boxes` (each x0, y0, x1, y1)?"""
+    x0, y0, x1, y1 = box
+    return any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes)
+
+
+def _merged(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes, each overlapping pair replaced by the box around both, until none overlap."""
+    out = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                if _touches(out[i], [out[j]]):
+                    a, b = out[i], out.pop(j)
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
+def _near(a: np.ndarray, b: np.ndarray, card_px: tuple[float, float]) -> bool:
+    """Are two quads' centres within a third of a card's short side (one card twice)?"""
+    d = a.mean(axis=0) - b.mean(axis=0)
+    return math.hypot(float(d[0]), float(d[1])) <= 0.33 * min(card_px)
+
+
+def _dedupe_quads(quads: list[CardQuad], card_px: tuple[float, float]) -> list[CardQuad]:
+    """Each card once (two crops may both hold it): the first of quads lying at one place."""
+    out: list[CardQuad] = []
+    for q in quads:
+        if not any(_near(q.corners, k.corners, card_px) for k in out):
+            out.append(q)
+    return out
+
+
 def _with_index_cards(cards: list[CardSeen], image: np.ndarray, g, params: IndexParams,
                       prior: Prior | None, to_mm) -> list[CardSeen]:
     """Cards found by their corner index alone join the cards found by their outline:
@@ -687,13 +920,22 @@ def still(small: np.ndarray, ref: np.ndarray, level: float, cells: int) -> bool:
 def changed_cells(small: np.ndarray, ref: np.ndarray, level: float) -> int | None:
     """How many cells of two downscaled pictures of the same place differ by more than
     sensor noise (see `still`); None when most of the picture changed."""
+    where = changed_map(small, ref, level)
+    return None if where is None else int(np.count_nonzero(where))
+
+
+def changed_map(small: np.ndarray, ref: np.ndarray, level: float, times: float = 5.0) -> np.ndarray | None:
+    """Which cells of two downscaled pictures of the same place differ by more than
+    sensor noise: by more than `level` and `times` the median difference (see `still`),
+    as a boolean map; None when the median difference is above twice `level` (most of
+    the picture changed)."""
     d = cv2.absdiff(small, ref)
     if d.ndim == 3:
         d = d.max(axis=2)
     noise = float(np.median(d))
     if noise > 2 * level:
         return None
-    return int(np.count_nonzero(d > max(level, 5.0 * noise + 2.0)))
+    return d > max(level, times * noise + 2.0)
 
 
 def _polygons(mask: np.ndarray) -> list[np.ndarray]:
