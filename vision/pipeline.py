@@ -345,14 +345,13 @@ class Recognizer:
         if small is None or small.shape != self._still_ref.shape:
             return False
         self._small_now = (self._still_box, small)  # the next reference, if the box stays
-        changed = changed_cells(small, self._still_ref, p.still_level)
+        where = changed_map(small, self._still_ref, p.still_level)
+        changed = None if where is None else int(np.count_nonzero(where))
         self._local = changed is not None and changed <= p.local_share * small.shape[0] * small.shape[1]
-        if self._local and self._still_box is not None:
-            where = changed_map(small, self._still_ref, p.still_level)
-            if where is not None:
-                x0, y0, x1, y1 = self._still_box
-                cell = ((x1 - x0) / small.shape[1], (y1 - y0) / small.shape[0])
-                self._changed = (where, (float(x0), float(y0)), cell)
+        if self._local and where is not None and self._still_box is not None:
+            x0, y0, x1, y1 = self._still_box
+            cell = ((x1 - x0) / small.shape[1], (y1 - y0) / small.shape[0])
+            self._changed = (where, (float(x0), float(y0)), cell)
         # A card named but not yet confirmed by a second identification is read again on
         # the next frames: a repeated frame must not turn one wrong reading into three.
         if any(k.identity.known and k.agree < p.confirm for k in self._known):
@@ -676,8 +675,7 @@ class Recognizer:
         out: list[CardSeen] = []
         kept: list[_Known] = []
         last, self._last_cards = (self._last_cards if same_mapping else {}), {}
-        # the cached cards' centres once per frame, not once per card (40 cards: 1.5 ms)
-        centres = np.array([k.corners_mm.mean(axis=0) for k in self._known]) if self._known else None
+        centres = None  # the cached cards' centres once per frame, not once per card (40 cards: 1.5 ms)
         for quad in quads:
             again = last.get(id(quad))
             if again is not None and again[0] is quad:
@@ -692,6 +690,8 @@ class Recognizer:
                     self._last_cards[id(quad)] = again
                     continue
             found_mm = to_mm(quad.corners)  # where the detector puts it: the cache's key
+            if centres is None and self._known:
+                centres = np.array([k.corners_mm.mean(axis=0) for k in self._known])
             known = self._recall(found_mm, centres)
             age = self._frame - known.checked if known is not None else 0
             alt = known.alt if known is not None and known.alt <= len(quad.alternatives) else 0
