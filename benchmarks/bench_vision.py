@@ -464,22 +464,29 @@ def pi_speed(frames: int, seed: int) -> dict:
             one_off = [camera.render(Scene(mat, deck, placements[:k] + placements[k + 1:]), i / 30)[0]
                        for i, k in enumerate(range(0, 8))]
 
+            on_table = [p.code for p in placements]
             for lores in (False, True):
                 key = f"{mode}/{cards}" + ("/lores" if lores else "")
-                out[key] = _pi_row(deck, mat, templates, empty, full, one_off, frames, camera_fps, lores)
+                out[key] = _pi_row(deck, mat, templates, empty, full, one_off, frames, camera_fps, lores,
+                                   on_table)
                 row = out[key]
                 row["targets_met"] = _targets_met(mode, cards, row)
                 how = " lores" if lores else "      "
                 print(f"  {mode:<10} {cards:>2} cards{how}  still {row['still']['fps']} "
                       f"f/s ({row['still_frames_skipped']}/{frames} skipped)  one changed "
-                      f"{row['one_changed']['fps']} f/s  cold {row['cold']['ms_mean']} ms", flush=True)
+                      f"{row['one_changed']['fps']} f/s ({row['one_changed_local']} searched only where "
+                      f"changed, {row['one_changed_off']} showing other cards than the table's)  cold "
+                      f"{row['cold']['ms_mean']} ms", flush=True)
     return out
 
 
-def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps: float, lores: bool) -> dict:
+def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps: float, lores: bool,
+            on_table: list[str] | None = None) -> dict:
     """One row of `pi_speed`: still, one card changed and cold frames. With `lores`, each
     frame comes as the Pi camera gives it: a half-size grey copy (its lores stream's Y
-    plane, made beforehand as the camera's ISP makes it) and the full frame on demand."""
+    plane, made beforehand as the camera's ISP makes it) and the full frame on demand.
+    `on_table`: the cards of `full` (`one_off[k]` lacks the k-th): the one-changed frames
+    showing other cards than that are counted."""
     import cv2
     import numpy as np
 
@@ -492,16 +499,18 @@ def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps:
 
     prepared = {id(im): small(im) for im in (empty, *full, *one_off)} if lores else {}
 
-    def timed(rec, images, start_index):
+    def timed(rec, images, start_index, shown=None):
         times = []
         for i, image in enumerate(images):
             t0 = time.process_time()
             if lores:
-                rec.process(lambda image=image: image, (start_index + i) / 30, start_index + i,
-                            lores=prepared[id(image)])
+                seen = rec.process(lambda image=image: image, (start_index + i) / 30, start_index + i,
+                                   lores=prepared[id(image)])
             else:
-                rec.process(image, (start_index + i) / 30, start_index + i)
+                seen = rec.process(image, (start_index + i) / 30, start_index + i)
             times.append(time.process_time() - t0)
+            if shown is not None:
+                shown.append(sorted(c.code or "?" for c in seen.cards))
         return times
 
     # cold: a recognizer that has found the mat on an empty table, then every card at once
@@ -519,8 +528,13 @@ def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps:
     skipped = rec.still_frames - before
     # one card changed: the table alternates with one card away, a different one each time
     changing = [one_off[i % len(one_off)] if i % 2 else full[i % len(full)] for i in range(frames)]
-    changed = timed(rec, changing, 100 + frames)
-    row: dict = {}
+    before_local, shown = rec.local_frames, []
+    changed = timed(rec, changing, 100 + frames, shown)
+    row: dict = {"one_changed_local": rec.local_frames - before_local}
+    if on_table is not None:
+        table = [sorted(on_table[:k] + on_table[k + 1:]) if i % 2 else sorted(on_table)
+                 for i, k in enumerate(i % len(one_off) for i in range(frames))]
+        row["one_changed_off"] = sum(a != b for a, b in zip(shown, table, strict=True))
     for name, ts in (("still", still), ("one_changed", changed), ("cold", cold)):
         ms = max(float(np.mean(ts)) * 1000, 1e-3)
         row[name] = {"ms_mean": round(ms, 2), "ms_median": round(float(np.median(ts)) * 1000, 2),
@@ -596,7 +610,11 @@ def pi_markdown(pi: dict, load: dict | None = None) -> list[str]:
              "on the machine count less than in wall time, though they still share its caches. "
              "*Still*: the same table, new sensor noise every frame (a still table is recognised as such "
              "and not worked out again, but once every two seconds). *One changed*: every other frame a "
-             "card is away, a different one each time. *Cold*: every card new, the mat already found. "
+             "card is away, a different one each time; only the changed part of the mat is searched again "
+             "(vision.pipeline: the cards elsewhere are the last frame's; the whole mat at least every 30 "
+             "frames, and whenever a hand is there); *local*: the frames of it searched only where they "
+             "changed, *off*: those showing other cards than lie on the table (unknown ones included). "
+             "*Cold*: every card new, the mat already found. "
              "Camera: the Camera Module 3's own rate in that mode (120 frames/s up to 1536x864, 56 at "
              "2304x1296); ratio: frames/s over it (1 or more keeps up with the camera). Targets (issue 16, "
              "12 cards at 1280x720 and 1536x864): still 200 frames/s, one changed 60, cold 25 ms; 40 "
@@ -605,8 +623,8 @@ def pi_markdown(pi: dict, load: dict | None = None) -> list[str]:
         lines += [f"Load average (1, 5, 15 min) at the start {load.get('start')}, at the end "
                   f"{load.get('end')}.", ""]
     lines += ["| frame | cards | still frames/s (ratio) | one changed frames/s (ratio) "
-              "| cold ms mean / median (ratio) | targets missed |",
-              "|---|---|---|---|---|---|"]
+              "| one changed: local / off | cold ms mean / median (ratio) | targets missed |",
+              "|---|---|---|---|---|---|---|"]
     for key, r in pi.items():
         mode, cards, *how = key.split("/")
         if how:
@@ -616,6 +634,7 @@ def pi_markdown(pi: dict, load: dict | None = None) -> list[str]:
             missed = "(no target)"
         lines.append(f"| {mode} | {cards} | {r['still']['fps']} ({r['still']['camera_ratio']}) | "
                      f"{r['one_changed']['fps']} ({r['one_changed']['camera_ratio']}) | "
+                     f"{r.get('one_changed_local', '-')} / {r.get('one_changed_off', '-')} | "
                      f"{r['cold']['ms_mean']} / {r['cold']['ms_median']} ({r['cold']['camera_ratio']}) | "
                      f"{missed} |")
     staged = {k: r["cold_stages_ms"] for k, r in pi.items() if "cold_stages_ms" in r}
