@@ -54,6 +54,9 @@ class DetectParams:
     #: levels and below this fraction of its brightness (a shadow keeps over half of it).
     dark_card_contrast: float = 20.0
     dark_card_ratio: float = 0.45
+    #: A dark card's outline is taken as the card if no corner is further than this
+    #: fraction of a card's width from its exact rectangle (it is fitted, not snapped).
+    dark_fit: float = 0.04
     #: With the card's size known, a lone blob's quad is taken as the card only if no
     #: corner is further than this fraction of a card's width from the exact card
     #: rectangle fitted to it; else (a zone outline or glare touching it bends it) the
@@ -387,16 +390,18 @@ def _share(values: np.ndarray) -> float:
 
 
 def _side_support(filled: np.ndarray, grad: _Grad | None, quad: np.ndarray,
-                  min_grad: float) -> np.ndarray:
+                  min_grad: float, inner: np.ndarray | None = None) -> np.ndarray:
     """For each side, the fraction of points on it backed by the blob's boundary or by
-    an image edge across the side."""
+    an image edge across the side. `inner`: what counts as the card just inside the side
+    (default `filled`; outside, `filled` must end)."""
     q = np.asarray(quad, np.float64)
     sides = q[ROLL[1]] - q
     lengths = np.maximum(np.linalg.norm(sides, axis=1, keepdims=True), 1e-6)
     u = sides / lengths
     n = np.stack([u[:, 1], -u[:, 0]], axis=1)[:, None, :]  # outward for clockwise-on-screen
     pts = q[:, None, :] + _SIDE_T * sides[:, None, :]
-    ok = (_sample(filled, pts - 2.0 * n) > 0) & ~(_sample(filled, pts + 2.0 * n) > 0)
+    inner = filled if inner is None else inner
+    ok = (_sample(inner, pts - 2.0 * n) > 0) & ~(_sample(filled, pts + 2.0 * n) > 0)
     if grad is not None:
         local = pts - np.asarray(grad.origin, np.float64)
         across = np.abs(_sample(grad.gx, local) * n[..., 0] + _sample(grad.gy, local) * n[..., 1])
@@ -707,8 +712,11 @@ def _dark_cards(gray: np.ndarray, found: Masks, size: tuple[float, float], aspec
 
     A black card on a dark mat is too close to the table for the dark mask (a dark-green
     mat is only some 45 levels above it), and its own print (stars) breaks it up: the
-    card's pixels are taken relative to the table (`dark_card_*`), closed over the print,
-    and the outline's minimum rectangle is snapped onto the card's edges in the image.
+    card's pixels are taken relative to the table (`dark_card_*`) and closed over the
+    print. Those are only the card's seed: they lie well inside a blurred card's edge
+    and its light print near the edge (a void's index stars) bites its corners, so the
+    card's outline is then found at the level halfway between the card and the table
+    around it (`_dark_card`).
     """
     bg = found.background
     g = gray.astype(np.float32)
@@ -723,20 +731,69 @@ def _dark_cards(gray: np.ndarray, found: Masks, size: tuple[float, float], aspec
     card_area = size[0] * size[1]
     out = []
     for contour in contours:
-        if not 0.6 * card_area <= cv2.contourArea(contour) <= 1.25 * card_area:
+        # a blurred card's seed: down to half its area (Piktas demo, hard, seeds 2 and 4: 0.78)
+        if not 0.45 * card_area <= cv2.contourArea(contour) <= 1.25 * card_area:
             continue
-        hull = cv2.convexHull(contour)
-        if not 0.85 * card_area <= cv2.contourArea(hull) <= 1.2 * card_area:
-            continue
-        rect = order_quad(cv2.boxPoints(cv2.minAreaRect(hull)), square)
-        quad = snap_quad(gray, rect, 3.0, polarity=-1)
-        # each side mostly backed by the dark (a blurred card's corner stars cut into one
-        # side: Piktas demo, hard, seed 5, a void at 0.58 on one side and 0.73 on average)
-        sides = _side_support(deep, None, quad, params.edge_gradient)
-        if _quad_ok(quad, size, aspect, params.size_tol / 2) and _inside_fraction(deep, quad) >= 0.7 \
-                and float(sides.min()) >= 0.5 and float(sides.mean()) >= 0.65:
-            out.append(CardQuad(order_quad(quad, square)))
+        card = _dark_card(gray, contour, size, aspect, square, params)
+        if card is not None:
+            out.append(card)
     return out
+
+
+def _dark_card(gray: np.ndarray, seed: np.ndarray, size: tuple[float, float], aspect: float, square: bool,
+               params: DetectParams) -> CardQuad | None:
+    """The dark card around one seed of dark pixels (`_dark_cards`), or None.
+
+    The table's level is the median of a ring just outside the seed's hull, the card's
+    that of the seed; the pixels within a few of the hull and darker than the middle of
+    the two are the card (a blurred edge crosses the middle where the card ends). Its
+    outline's sides, fitted as lines away from the corners, must make the card's exact
+    rectangle, the card's inside and each side backed: where the outline runs along the
+    side, or where the card's own print, lighter or darker than the table, reaches the
+    side from inside (a void's index stars, blurred, bite into its dark pixels at two
+    corners). A dark patch of another shape or size (a disc, a sleeve, a square with a
+    corner missing) leaves the table showing inside the rectangle: it is none."""
+    cw = size[0]
+    hull = cv2.convexHull(seed)
+    x, y, w, h = cv2.boundingRect(hull)
+    m = round(0.15 * cw) + 2
+    x0, y0 = max(0, x - m), max(0, y - m)
+    crop = gray[y0:y + h + m, x0:x + w + m]
+    origin = np.array([x0, y0])
+    filled = np.zeros(crop.shape, np.uint8)
+    cv2.fillConvexPoly(filled, hull.reshape(-1, 2) - origin, 255)
+    near = cv2.dilate(filled, np.ones((_odd(0.1 * cw),) * 2, np.uint8))  # the card's edge lies within
+    ring = cv2.dilate(filled, np.ones((_odd(0.25 * cw),) * 2, np.uint8)) & ~near
+    if not ring.any():
+        return None
+    inside = np.zeros_like(filled)
+    cv2.drawContours(inside, [seed - origin], -1, 255, thickness=cv2.FILLED)
+    table = float(np.median(crop[ring > 0]))
+    dark = float(np.median(crop[inside > 0]))
+    if table - dark < params.dark_card_contrast:
+        return None
+    card = cv2.compare(crop, (table + dark) / 2, cv2.CMP_LT) & near
+    k = _odd(0.06 * cw)
+    card = cv2.morphologyEx(card, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    card = cv2.morphologyEx(card, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(card, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    outline = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(outline)
+    if not 0.85 * size[0] * size[1] <= cv2.contourArea(hull) <= 1.2 * size[0] * size[1]:
+        return None
+    rect = order_quad(cv2.boxPoints(cv2.minAreaRect(hull)), square)
+    quad = grow(refine_quad(rect, outline), EDGE_BIAS)  # in the crop's pixels
+    if not _quad_ok(quad, size, aspect, params.size_tol / 2) \
+            or _rect_error(quad, size) > params.dark_fit * cw:
+        return None
+    smooth = cv2.blur(crop, (3, 3)).astype(np.float32)
+    printed = cv2.compare(np.abs(smooth - np.float32(table)), 0.25 * (table - dark), cv2.CMP_GT) | card
+    sides = _side_support(card, None, quad, params.edge_gradient, inner=printed)
+    if _inside_fraction(card, quad) < 0.85 or float(sides.min()) < 0.7 or float(sides.mean()) < 0.8:
+        return None
+    return CardQuad(order_quad(quad + origin.astype(np.float32), square))
 
 
 def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, filled: np.ndarray,
