@@ -132,8 +132,8 @@ def test_where_little_changed_only_that_part_is_searched_and_each_frame_shows_wh
 
     flaws = Degradations(noise=0.8, jpeg=0.5, light=0.3)
     camera = SyntheticCamera(MAT, "yokir", seed=7, size=SIZE, degrade=flaws)
-    fast = Recognizer("yokir", MAT)
-    whole = Recognizer("yokir", MAT, params=PipelineParams(whole_every=0))
+    fast = Recognizer("yokir", MAT, params=PipelineParams(whole_every=30))
+    whole = Recognizer("yokir", MAT)
     base = (place("MT", "play-0", -30), place("IA", "trick"), place("SM", "play-1"))
     extra = place("RL", "play-0", 40, -6)
     searched: list[int] = []
