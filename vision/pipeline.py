@@ -85,10 +85,12 @@ class PipelineParams:
     #: mat is searched for cards again (with a card's reach around it); the cards and
     #: occluders elsewhere are the last frame's. The whole mat is searched all the same at
     #: least every this many frames. 0 (the default): always the whole mat. Measured with
-    #: 30: one card changed 53 -> 78-96 frames/s, but in the hard demos a card laid was
-    #: first found in its crop 6 px off and unread (piktas seed 4, frame 1: the crop's own
-    #: table estimate), one more question there and in yonac seed 1: off until the crop
-    #: finds the cards exactly as the whole view does.
+    #: 30: one card changed 53 -> 78-96 frames/s, but one more question in the hard demos
+    #: piktas seed 4 and yonac seed 1. Piktas 4: at frame 0 the card just laid shared its
+    #: blob with the hand laying it and got a wrong quad; at frame 1 the hand left, which
+    #: changed cells only off that quad, so the card kept it and stayed unread (the whole
+    #: view fits the blob again: O10, read). Off until a card whose last blob (not only
+    #: its quad) reaches a changed part is searched again.
     whole_every: int = 0
     cache_mm: float = 3.0  # a card whose centre moved less than this keeps its identity ...
     confirm: int = 2  # ... once this many identifications in a row agreed on it
