@@ -57,6 +57,7 @@ from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, Track
 from vision.zones import locator, zone_at
 
 log = logging.getLogger(__name__)
+_Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 #: Resolution (px/mm) of the picture of a card the screen asks about.
 QUESTION_PPM = 3.0
 #: A card is identified on a crop of the frame reaching this far (mm) past its outline.
@@ -86,11 +87,11 @@ class PipelineParams:
     #: occluders elsewhere are the last frame's. The whole mat is searched all the same at
     #: least every this many frames. 0 (the default): always the whole mat. Measured with
     #: 30: one card changed 53 -> 78-96 frames/s, but one more question in the hard demos
-    #: piktas seed 4 and yonac seed 1. Piktas 4: at frame 0 the card just laid shared its
-    #: blob with the hand laying it and got a wrong quad; at frame 1 the hand left, which
-    #: changed cells only off that quad, so the card kept it and stayed unread (the whole
-    #: view fits the blob again: O10, read). Off until a card whose last blob (not only
-    #: its quad) reaches a changed part is searched again.
+    #: piktas seed 4 and yonac seed 1. Piktas 4: at frame 0 a card just laid got a quad
+    #: that did not read; at frame 1 nothing changed there, so it kept that quad and stayed
+    #: unread, where the whole view's search fits it again (new noise) and reads O10. Now
+    #: an unread card is fitted again every frame in its crop (piktas 4 frame 1 reads O10),
+    #: but the whole demo sweep has not been re-run with it on: off until it has.
     whole_every: int = 0
     cache_mm: float = 3.0  # a card whose centre moved less than this keeps its identity ...
     confirm: int = 2  # ... once this many identifications in a row agreed on it
@@ -227,6 +228,7 @@ class Recognizer:
         #: of its top-down view, and the mapping they were found under.
         self._view_quads: list[CardQuad] | None = None
         self._view_occl: list[np.ndarray] = []
+        self._view_blobs: list[_Box] = []  # boxes of its bright blobs
         self._view_H: np.ndarray | None = None
         self._last_whole = -(10**9)  # the last frame whose whole mat was searched for cards
         self._last_cards: dict[int, tuple[CardQuad, CardSeen, _Known]] = {}
@@ -430,7 +432,7 @@ class Recognizer:
                 and H is self._view_H and self._frame - self._last_whole < p.whole_every):
             nearby = self._cards_nearby(gray, H, self._redo_boxes(H, f, self._view_shape()), card_px)
         if nearby is not None:
-            quads, polys = nearby
+            quads, polys, self._view_blobs = nearby
             self.local_frames += 1
         else:
             view = self._top_down(gray, H)
@@ -440,6 +442,7 @@ class Recognizer:
             quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo, self._dark)
             polys = _polygons(occluders(found, quads, p.min_occluder * area))
             self._last_whole = self._frame
+            self._view_blobs = _blob_boxes(found.bright) if p.whole_every > 0 else []
         same_mapping = H is self._view_H
         self._view_quads, self._view_occl, self._view_H = quads, polys, H
 
@@ -522,7 +525,8 @@ class Recognizer:
         return [np.ascontiguousarray(view[y0:y1, x0:x1]) for x0, y0, x1, y1 in boxes]
 
     def _cards_nearby(self, gray: np.ndarray, H: np.ndarray, redo: list[tuple[int, int, int, int]],
-                      card_px: tuple[float, float]) -> tuple[list[CardQuad], list[np.ndarray]] | None:
+                      card_px: tuple[float, float]
+                      ) -> tuple[list[CardQuad], list[np.ndarray], list[_Box]] | None:
         """The cards and occluders of the top-down view, when only the parts `redo` of it
         changed since the last processed frame: the last frame's cards and occluders clear
         of them are kept, and the cards are searched again only in crops reaching a card's
@@ -534,18 +538,31 @@ class Recognizer:
         p = self.params
         h, w = self._view_shape()
         old_quads, old_polys = self._view_quads, self._view_occl
+        # a card left unread is fitted again each frame, as the whole view's search does
+        # (a fresh fit of the same card may read: piktas seed 4, frame 1)
+        redo = redo + [tuple(int(v) for v in _box(q.corners, 3)) for q in old_quads  # type: ignore[misc]
+                       if (id(q) not in self._last_cards or not self._last_cards[id(q)][2].identity.known)]
+        redo = [(max(0, x0), max(0, y0), min(w, x1), min(h, y1)) for x0, y0, x1, y1 in redo]
         if not redo:
-            return list(old_quads), list(old_polys)
+            return list(old_quads), list(old_polys), list(self._view_blobs)
+        # a card whose last blob reaches a changed part is fitted again, though its quad
+        # may not (its blob held the hand laying it, which has left)
+        hit = [b for b in self._view_blobs if _touches(b, redo)]
         reach = int(np.ceil(math.hypot(*card_px))) + 4
-        crops = _merged([(max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach))
-                         for x0, y0, x1, y1 in redo])
+        crops = _merged([(max(0, int(x0) - reach), max(0, int(y0) - reach), min(w, int(x1) + reach + 1),
+                          min(h, int(y1) + reach + 1)) for x0, y0, x1, y1 in redo + hit])
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in crops) > 0.5 * w * h:
             return None
         if any(_touches(_box(poly, 3), redo) for poly in old_polys):
             return None  # a hand moving over the mat: the whole view, as ever
-        kept = [q for q in old_quads if not _touches(_box(q.corners, 3), redo)]
-        dropped = [q for q in old_quads if _touches(_box(q.corners, 3), redo)]
-        watched = redo + [_box(q.corners, 3) for q in dropped]
+        def gone(q: CardQuad) -> bool:
+            c = q.center
+            return _touches(_box(q.corners, 3), redo) or _touches((c[0], c[1], c[0] + 1, c[1] + 1), hit)
+
+        kept = [q for q in old_quads if not gone(q)]
+        dropped = [q for q in old_quads if gone(q)]
+        watched = redo + hit + [_box(q.corners, 3) for q in dropped]
+        blobs_now = [b for b in self._view_blobs if not _touches(b, redo)]
         area = card_px[0] * card_px[1]
         new: list[CardQuad] = []
         polys = list(old_polys)
@@ -571,6 +588,7 @@ class Recognizer:
                 bx, by, bw, bh = cv2.boundingRect(c)
                 if _touches((bx + x0, by + y0, bx + bw + x0, by + bh + y0), watched):
                     cv2.drawContours(near, [c], -1, 255, thickness=cv2.FILLED)
+                    blobs_now.append((bx + x0, by + y0, bx + bw + x0, by + bh + y0))
             shift = np.array([x0, y0], np.float32)
             fit = dataclasses.replace(found, bright=cv2.bitwise_and(found.bright, near))
             found_here = find_cards(sub, self.aspect, card_px, p.detect, fit, None, self._dark)
@@ -584,7 +602,7 @@ class Recognizer:
                 if _touches(_box(poly + np.array([x0, y0], np.float64), 0), redo):
                     return None  # a hand reaching in: the whole view
         new = [q for q in new if not any(_near(q.corners, k.corners, card_px) for k in kept)]
-        return kept + _dedupe_quads(new, card_px), polys
+        return kept + _dedupe_quads(new, card_px), polys, blobs_now
 
     def _top_down(self, gray: np.ndarray, H: np.ndarray) -> np.ndarray:
         """`homography.top_down` of the frame (or of its lores copy: H then maps its pixels).
@@ -813,6 +831,16 @@ def _unscaled_h(H: np.ndarray, f: float) -> np.ndarray:
         return H
     A = np.array([[1 / f, 0.0, 0.5 / f - 0.5], [0.0, 1 / f, 0.5 / f - 0.5], [0.0, 0.0, 1.0]])
     return H @ A
+
+
+def _blob_boxes(mask: np.ndarray) -> list[_Box]:
+    """The box (x0, y0, x1, y1) of each blob of a mask."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        out.append((float(x), float(y), float(x + w), float(y + h)))
+    return out
 
 
 def _box(points: np.ndarray, grow: float) -> tuple[float, float, float, float]:
