@@ -40,6 +40,7 @@ from vision.templates import (
     INDEX_PPM,
     LEVEL_EDGES_MM,
     MARGIN_MM,
+    PAIR_INSET_MM,
     Templates,
     halve,
     is_back,
@@ -56,6 +57,9 @@ class IdentifyParams:
     shortlist: int = 4  # candidates kept from the coarse pass for the exact pass
     contenders: int = 4  # at most this many meet pairwise ...
     contender_gap: float = 0.15  # ... those within this correlation of the best
+    # ... and colour overturns the grey ranking only within this correlation: an ace of
+    # diamonds with one corner in view (grey 0.84) was overturned by the joker (0.73).
+    colour_overturn: float = 0.10
     # Decks with rank and suit samples (vision.glyphs): measured on real photos,
     # benchmarks/results/real.md ("Operating point").
     glyph_rank: float = 0.50  # weakest rank-glyph correlation accepted
@@ -90,6 +94,26 @@ class IdentifyParams:
     drawn_corner_lead: float = 0.10
     drawn_face: float = 0.60
     drawn_face_lead: float = 0.30
+    # A card whose corner reads too faintly (blur, glare) but whose likely cards are
+    # offered (`Identity.candidates`): their whole colour faces meet pairwise, each as
+    # blurred as the card's edge (`by_face`). Taken when the winner's worst pairwise
+    # margin reaches face_pair_margin (a corner hidden: face_pair_partial) and its face
+    # correlates at least face_pair_face. Measured on the demo's hard games (Yonac seeds
+    # 1-8, Medieval Mastery 1-5; 1,253 and 924 readings): at these settings no card was
+    # named wrongly; a faint face (< 0.6: mostly hidden cards) went wrong from 0.1 on.
+    face_pair_margin: float = 0.15
+    face_pair_partial: float = 0.25
+    face_pair_face: float = 0.60
+    # ... and when the whole corner already ranks the same card first (score 0.75, lead
+    # 0.05) and its face correlates 0.75, the faces need only lean its way (0.03): the
+    # corner's code of dashes tells KS from KC where the blurred pips barely do. Among
+    # the same readings, every card that passed this was right; the wrong ones had a
+    # corner under 0.75 or a face under 0.4.
+    face_agree_margin: float = 0.03
+    face_agree_corner: float = 0.75
+    face_agree_lead: float = 0.05
+    face_agree_face: float = 0.75
+    face_corner_gap: float = 0.05  # otherwise the winner's corner is at most this far behind the first
 
     def untaught(self) -> IdentifyParams:
         """These parameters with the untaught thresholds in place of the taught ones."""
@@ -197,9 +221,9 @@ def pair_margin(query: np.ndarray, a: np.ndarray, b: np.ndarray, min_pixels: int
     return float(((query.reshape(-1)[where] - mid) * d).sum() / (d * d).sum())
 
 
-def _pair(a: np.ndarray, b: np.ndarray, min_pixels: int):
+def _pair(a: np.ndarray, b: np.ndarray, min_pixels: int, differ: float = 0.15):
     diff = (a - b).reshape(-1, 3)
-    differs = np.abs(diff).max(axis=1) > 0.15
+    differs = np.abs(diff).max(axis=1) > differ
     if int(differs.sum()) < min_pixels:
         return None, None, None
     where = (np.flatnonzero(differs)[:, None] * 3 + np.arange(3)).ravel()
@@ -300,7 +324,8 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
 
         champion = best
         for j in pool[1:]:
-            if versus(champion, j) < 0 and versus(j, champion) > 0:
+            if versus(champion, j) < 0 and versus(j, champion) > 0 and \
+                    exact[j][0] >= exact[champion][0] - params.colour_overturn:
                 champion = j
         best = champion
         margin = min(versus(best, j) for j in pool if j != best)
@@ -336,12 +361,92 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
                 return Identity(code=t.codes[best], score=score, margin=float(margin), rotation=rotation,
                                 corners=quad[ROLL[rotation]], best=t.codes[best], face=face, level=level,
                                 candidates=corner_read[:3])
+        if named.code is None:
+            picked = by_face(frame, quad, t, corner_read, seen, params, prior)
+            if picked is not None:
+                code, pair, rotation, face = picked
+                return replace(named, code=code, margin=pair, rotation=rotation, corners=quad[ROLL[rotation]],
+                               best=code, face=face)
         return named
+    offered = tuple((t.codes[j], round(exact[j][0], 3)) for j in pool if not is_back(t.codes[j]))[:3]
+    if not known and not is_back(t.codes[best]):
+        picked = by_face(frame, quad, t, offered, seen, params, prior)
+        if picked is not None:
+            code, pair, rotation, face = picked
+            return Identity(code=code, score=float(exact[t.codes.index(code)][0]), margin=pair,
+                            rotation=rotation, corners=quad[ROLL[rotation]], best=code, face=face,
+                            level=level, candidates=offered)
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
-                    face=faces[rotation], level=level, note=note if known else "",
-                    candidates=tuple((t.codes[j], round(exact[j][0], 3)) for j in pool
-                                     if not is_back(t.codes[j]))[:3])
+                    face=faces[rotation], level=level, note=note if known else "", candidates=offered)
+
+
+#: The blur (Gaussian sigma, mm) assumed for a card whose edge shows no clear step.
+UNSEEN_BLUR_MM = 0.8
+
+
+def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[tuple[str, float]],
+            seen: Sequence[bool], params: IdentifyParams,
+            prior: Prior | None = None) -> tuple[str, float, int, float] | None:
+    """(card, margin, rotation, face) of the likely card whose whole face in colour is
+    plainly nearest the card in view, else None. `corner`: the likely cards and their
+    whole-corner correlations, best first (the first three meet).
+
+    The corners of KS and KC, or of 5H and 6H, blurred past reading, differ in a few
+    pixels; their faces differ in every pip and picture. So the faces meet pairwise as
+    the indices do (`pair_margin`): the templates blurred as much as the card's edge is,
+    both sides white-balanced to their own paper, on the pixels where the two differ.
+    Which way up comes first, from the best grey face correlation of any candidate (an
+    upside-down heart looks more like a diamond than like a heart), and the winner must
+    also have the best grey face: where the two disagree the card is too blurred to tell.
+    A card already in play (`prior`) needs twice the margin."""
+    if t.face_colour is None or frame.ndim != 3:
+        return None
+    idx: list[int] = []
+    for code, _ in corner[:3]:
+        if code in t.codes and not is_back(code) and not any(t.codes[j] in t.same[code] for j in idx):
+            idx.append(t.codes.index(code))
+    if len(idx) < 2:
+        return None
+    grey = {(j, r): face_score(frame, quad, t, j, r) for j in idx for r in rotations(t.square)}
+    rotation = max(grey, key=lambda jr: grey[jr])[1]
+    k = round(PAIR_INSET_MM * FACE_PPM)
+    h, w = t.face_colour.shape[1:3]
+    view = white_balance(warp_card(frame, quad[ROLL[rotation]], t.size_mm, FACE_PPM)[k:k + h, k:k + w])
+    blur = edge_blur_mm(frame, quad, t.size_mm)
+    sigma = UNSEEN_BLUR_MM if blur is None else blur
+    if sigma > FACE_MAX_BLUR_MM:
+        return None  # blurred so much that every face looks like every other
+    faces = {j: white_balance(cv2.GaussianBlur(t.face_colour[j], (0, 0), sigma * FACE_PPM)) for j in idx}
+
+    def versus(a: int, b: int) -> float:
+        where, mid, d = _pair(faces[a], faces[b], 20, 0.08)
+        if where is None:
+            return 0.0
+        return float(((view.reshape(-1)[where] - mid) * d).sum() / (d * d).sum())
+
+    champion = idx[0]
+    for j in idx[1:]:
+        if versus(champion, j) < 0:
+            champion = j
+    margin = min(versus(champion, j) for j in idx if j != champion)
+    code = t.codes[champion]
+    own = grey[champion, rotation]
+    if own < max(grey[j, rotation] for j in idx):
+        return None  # the colour faces and the grey ones disagree: too blurred to tell
+    lead = corner[0][1] - corner[1][1] if len(corner) > 1 else 0.0
+    if (code == corner[0][0] and corner[0][1] >= params.face_agree_corner and lead >= params.face_agree_lead
+            and own >= params.face_agree_face):
+        need = params.face_agree_margin
+    elif dict(corner)[code] < corner[0][1] - params.face_corner_gap:
+        return None  # the faces name a card its corner barely ranks: too blurred to tell
+    else:
+        need = params.face_pair_margin if all(seen) else params.face_pair_partial
+    if prior is not None and code not in prior.likely:
+        need *= 2
+    if margin < need or own < params.face_pair_face:
+        return None
+    return code, margin, rotation, own
 
 
 def _plain_corner(frame: np.ndarray, quad: np.ndarray, t: Templates, best: int, ranked: list[int],
@@ -531,6 +636,17 @@ def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, floa
     if not sigmas:
         return None
     return float(np.median(sigmas)) / ppm
+
+
+#: Beyond this blur of its edge (mm) a card's face decides nothing.
+FACE_MAX_BLUR_MM = 2.0
+
+
+def _fit(view: np.ndarray, face: np.ndarray) -> float:
+    """Correlation of two white-balanced colour faces of one size."""
+    a = view.reshape(-1) - view.mean()
+    b = face.reshape(-1) - face.mean()
+    return float(a @ b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-6)
 
 
 def face_score(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int, rotation: int) -> float:

@@ -31,6 +31,9 @@ COARSE_STEP = 2
 #: The face template is inset this far (mm) from the card's edges (which then serve as
 #: the search window, and the rounded corners are left out).
 FACE_INSET_MM = 3.0
+#: The colour faces that tell apart cards whose corners read alike under blur
+#: (identify.by_face) leave out only this much of the edge: the card's own outline.
+PAIR_INSET_MM = 1.0
 #: Cards whose faces differ nowhere by more than this many grey levels are the same art.
 SAME_ART_LEVELS = 12.0
 #: The code of a back template (never a card's code: codes have no brackets).
@@ -73,6 +76,9 @@ class Templates:
     #: Rank and suit samples (vision.glyphs.Glyphs) for decks whose cards have both:
     #: identification then reads the rank and the suit apart, as a person does.
     glyphs: object | None = field(repr=False, default=None, compare=False)
+    #: (N, H, W, 3) uint8 BGR: each whole face at FACE_PPM, sharp (identify.by_face blurs
+    #: it as much as the card in view is blurred), inset by PAIR_INSET_MM.
+    face_colour: np.ndarray | None = field(repr=False, default=None, compare=False)
 
     @property
     def square(self) -> bool:
@@ -146,7 +152,8 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
     index_px = (round(w * INDEX_PPM), round(h * INDEX_PPM))
     face_px = (round(w * FACE_PPM), round(h * FACE_PPM))
     inset = (FACE_INSET_MM, FACE_INSET_MM, w - 2 * FACE_INSET_MM, h - 2 * FACE_INSET_MM)
-    codes, face, face_colour = [], [], []
+    pair_inset = (PAIR_INSET_MM, PAIR_INSET_MM, w - 2 * PAIR_INSET_MM, h - 2 * PAIR_INSET_MM)
+    codes, face, face_colour, pair_faces = [], [], [], []
     tl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     br: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     ctl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
@@ -164,7 +171,9 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
             cbr[level].append(b)
             tl[level].append(cv2.cvtColor(a, cv2.COLOR_BGR2GRAY))
             br[level].append(cv2.cvtColor(b, cv2.COLOR_BGR2GRAY))
-        small = cv2.GaussianBlur(cv2.resize(image, face_px, interpolation=cv2.INTER_AREA), (3, 3), 0)
+        resized = cv2.resize(image, face_px, interpolation=cv2.INTER_AREA)
+        pair_faces.append(_crop(resized, pair_inset, FACE_PPM))
+        small = cv2.GaussianBlur(resized, (3, 3), 0)
         face_colour.append(small.astype(np.float32))
         face.append(_crop(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), inset, FACE_PPM))
     # Each list is dropped as soon as it is stacked: lists and stacks alive together
@@ -184,7 +193,8 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
                 (np.abs(ic - ic[i]).max(axis=1) < SAME_ART_LEVELS)
         same[c] = frozenset(codes[j] for j in np.flatnonzero(alike)) | {c}
     return Templates(deck, tuple(codes), (float(w), float(h)), tuple(index_box_mm), tl_a, br_a,
-                     ctl_a, cbr_a, np.stack(face), same, coarse, halve(tl_a[0, 0]).shape)
+                     ctl_a, cbr_a, np.stack(face), same, coarse, halve(tl_a[0, 0]).shape,
+                     face_colour=np.stack(pair_faces))
 
 
 def rank_suit_cards(deck: str) -> dict[str, tuple[str, str, bool]]:
