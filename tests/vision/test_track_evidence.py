@@ -3,6 +3,7 @@ card it cannot name, and warns when a still card's identity changes."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.track import Detection, Tracker, TrackParams
@@ -210,3 +211,25 @@ def test_a_card_laid_where_a_card_was_taken_is_a_new_card_not_the_old_one_read_o
         warnings += tracker.warnings
     assert warnings == []
     assert [(o.kind, o.code) for o in obs][:2] == [("placed", "U2"), ("placed", "reeds")]
+
+
+def _asked_beside(cover: np.ndarray) -> list:
+    """The questions about an unread card lying still for a second beside `cover`."""
+    tracker = Tracker()
+    asked = []
+    for i in range(P.ask_frames + 6):
+        tracker.update([Detection((100, 100), None, 0.0, candidates=(("2D", 0.2), ("2S", 0.19)))],
+                       t=i / 15, occluded=[cover], frame=i)
+        asked += tracker.asking
+    return asked
+
+
+def test_an_unread_card_beside_a_small_cover_is_asked_about_but_not_beside_a_hand():
+    """A cover a sixth of a card big at the card's side (the part of a blurred card's own
+    blob its outline left out) is no hand: the card is asked about. A hand-sized cover
+    there holds the question back until the hand has gone."""
+    small = _square(125, 90, 155, 122)  # 30 x 32 mm = 960 mm², as in Yonac seed 8
+    hand = _square(125, 60, 185, 140)  # 60 x 80 mm
+    assert cv2.contourArea(small) < P.hand_mm2 <= cv2.contourArea(hand)
+    assert len(_asked_beside(small)) == 1
+    assert _asked_beside(hand) == []
