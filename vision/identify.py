@@ -211,11 +211,13 @@ def _match(crop: np.ndarray, template: np.ndarray) -> tuple[float, tuple[int, in
     return (float(v) if np.isfinite(v) else 0.0), loc
 
 
-def pair_margin(query: np.ndarray, a: np.ndarray, b: np.ndarray, min_pixels: int = 12) -> float | None:
-    """Where the query lies between templates a and b, on the pixels where they differ:
-    +0.5 exactly a, -0.5 exactly b, 0 halfway. All three are white-balanced colour crops
-    of the same size. None when a and b do not differ anywhere."""
-    where, mid, d = _pair(a, b, min_pixels)
+def pair_margin(query: np.ndarray, a: np.ndarray, b: np.ndarray, min_pixels: int = 12,
+                differ: float = 0.15) -> float | None:
+    """Where the query lies between templates a and b, on the pixels where they differ
+    (by more than `differ` in some channel): +0.5 exactly a, -0.5 exactly b, 0 halfway.
+    All three are white-balanced colour crops of the same size. None when a and b do not
+    differ in at least `min_pixels` pixels."""
+    where, mid, d = _pair(a, b, min_pixels, differ)
     if where is None:
         return None
     return float(((query.reshape(-1)[where] - mid) * d).sum() / (d * d).sum())
@@ -383,6 +385,8 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
 
 #: The blur (Gaussian sigma, mm) assumed for a card whose edge shows no clear step.
 UNSEEN_BLUR_MM = 0.8
+#: Beyond this blur of its edge (mm) a card's face decides nothing.
+FACE_MAX_BLUR_MM = 2.0
 
 
 def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[tuple[str, float]],
@@ -420,10 +424,7 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
     faces = {j: white_balance(cv2.GaussianBlur(t.face_colour[j], (0, 0), sigma * FACE_PPM)) for j in idx}
 
     def versus(a: int, b: int) -> float:
-        where, mid, d = _pair(faces[a], faces[b], 20, 0.08)
-        if where is None:
-            return 0.0
-        return float(((view.reshape(-1)[where] - mid) * d).sum() / (d * d).sum())
+        return pair_margin(view, faces[a], faces[b], 20, 0.08) or 0.0
 
     champion = idx[0]
     for j in idx[1:]:
@@ -636,17 +637,6 @@ def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, floa
     if not sigmas:
         return None
     return float(np.median(sigmas)) / ppm
-
-
-#: Beyond this blur of its edge (mm) a card's face decides nothing.
-FACE_MAX_BLUR_MM = 2.0
-
-
-def _fit(view: np.ndarray, face: np.ndarray) -> float:
-    """Correlation of two white-balanced colour faces of one size."""
-    a = view.reshape(-1) - view.mean()
-    b = face.reshape(-1) - face.mean()
-    return float(a @ b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-6)
 
 
 def face_score(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int, rotation: int) -> float:
