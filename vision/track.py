@@ -43,7 +43,9 @@ class Detection:
     weight: how much this reading counts towards the card's identity (a sharp, clear
     reading more than a blurred, close one). candidates: the likely cards with their
     scores, best first (what the screen offers when the card stays unnamed). note: why
-    the reading went the way it did, when the rules' possible cards settled it."""
+    the reading went the way it did, when the rules' possible cards settled it. fresh:
+    False for a reading replayed from an earlier frame (a card lying still keeps its
+    cached identity): it shows the card is there, but is no new evidence of what it is."""
 
     center: tuple[float, float]
     code: str | None = None
@@ -52,6 +54,7 @@ class Detection:
     weight: float = 1.0
     candidates: tuple[tuple[str, float], ...] = ()
     note: str = ""
+    fresh: bool = True
 
 
 @dataclass(frozen=True)
