@@ -76,7 +76,7 @@ class TrackParams:
     #: from under it unseen: a card read elsewhere with its code is not it, moved.
     buried_share: float = 0.75
     #: A new card is placed with the identity that holds this share of the weighted
-    #: evidence of every frame it has lain still ...
+    #: evidence of every fresh reading while it has lain still ...
     lead_share: float = 0.75
     #: ... and a card still unnamed after lying still this many frames, or this many
     #: seconds (a slow camera: the question must reach the screen within a second) over
@@ -109,9 +109,12 @@ class _Track:
     confidence: float = 0.0
     missing_since: float | None = None  # stable card whose place is seen empty
     corners: np.ndarray | None = None  # (4, 2) mm where it was last seen, if known
-    evidence: dict = field(default_factory=dict)  # code -> weighted readings while still
-    votes: dict = field(default_factory=dict)  # code -> readings while still
-    offered: dict = field(default_factory=dict)  # candidate code -> summed score while still
+    #: What it was read as while still, fresh readings only (a reading the pipeline replays
+    #: from an earlier frame shows the card is there, not again what it is):
+    evidence: dict = field(default_factory=dict)  # code -> weighted readings
+    votes: dict = field(default_factory=dict)  # code -> readings
+    offered: dict = field(default_factory=dict)  # candidate code -> summed score
+    read_run: int = 0  # fresh readings, read or not
     anchor: np.ndarray | None = None  # where it has lain still since its evidence began
     still_run: int = 0  # frames it has lain still at the anchor
     still_since: float = 0.0  # table time of the first of those frames
@@ -275,7 +278,7 @@ class Tracker:
                 tr.asked = True
                 place = self.locate(float(tr.center[0]), float(tr.center[1]))
                 offered = sorted(tr.offered.items(), key=lambda kv: -kv[1])[:3]
-                n = max(1, tr.still_run)
+                n = max(1, tr.read_run)
                 self.asking.append((_key(tr), place, tuple((c, round(v / n, 3)) for c, v in offered),
                                     tr.center.copy()))
         return self._expire(t, frame, events)
@@ -295,8 +298,11 @@ class Tracker:
         if tr.anchor is None or float(np.linalg.norm(tr.center - tr.anchor)) > p.still_mm:
             tr.anchor, tr.still_run, tr.still_since = tr.center.copy(), 0, t
             tr.gapped = False
-            tr.evidence, tr.votes, tr.offered = {}, {}, {}
+            tr.evidence, tr.votes, tr.offered, tr.read_run = {}, {}, {}, 0
         tr.still_run += 1
+        if not det.fresh:
+            return  # a replayed reading: the card is still there, and nothing more
+        tr.read_run += 1
         if det.code is not None:
             tr.evidence[det.code] = tr.evidence.get(det.code, 0.0) + max(det.weight, 1e-3)
             tr.votes[det.code] = tr.votes.get(det.code, 0) + 1
@@ -316,7 +322,7 @@ class Tracker:
         if tr.unseen_run > 0 or self._touched(tr, polys):
             return False
         for det in detections:
-            if det.code is not None and det.code != tr.code and \
+            if det.fresh and det.code is not None and det.code != tr.code and \
                     float(np.linalg.norm(np.asarray(det.center) - tr.center)) <= self.params.still_mm:
                 tr.evidence[det.code] = tr.evidence.get(det.code, 0.0) + max(det.weight, 1e-3)
                 tr.votes[det.code] = tr.votes.get(det.code, 0) + 1
@@ -337,7 +343,8 @@ class Tracker:
 
     @staticmethod
     def _leader(tr: _Track) -> tuple[str | None, float, int]:
-        """The identity with the most weighted evidence, its share of it, its readings."""
+        """The identity with the most weighted evidence, its share of it, its readings
+        (fresh readings only: a replayed one adds nothing)."""
         if not tr.evidence:
             return None, 0.0, 0
         lead = max(tr.evidence, key=lambda c: tr.evidence[c])

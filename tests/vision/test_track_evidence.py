@@ -233,3 +233,42 @@ def test_an_unread_card_beside_a_small_cover_is_asked_about_but_not_beside_a_han
     assert cv2.contourArea(small) < P.hand_mm2 <= cv2.contourArea(hand)
     assert len(_asked_beside(small)) == 1
     assert _asked_beside(hand) == []
+
+
+def _warnings_after_replays(replays_fresh: bool) -> list[str]:
+    """8D read twice, then its identity replayed 13 frames (the pipeline's cache), then
+    read afresh as AH six times: the warnings that raised."""
+    tracker = Tracker()
+    read = Detection((10, 10), "8D", 0.9)
+    replay = Detection((10, 10), "8D", 0.9, fresh=replays_fresh)
+    run(tracker, [[read]] * 2 + [[replay]] * 13)
+    assert [c.code for c in tracker.cards] == ["8D"]
+    warnings = []
+    for i in range(6):
+        tracker.update([Detection((10, 10), "AH", 0.9)], t=2 + i / 15, frame=20 + i)
+        warnings += tracker.warnings
+    return warnings
+
+
+def test_a_replayed_reading_keeps_a_card_but_adds_no_weight_to_its_identity():
+    """Yonac seed 1, hard: two identifications of 8D replayed every frame the card lay
+    still counted as 15 readings. Replays marked as such (fresh=False) place the card and
+    keep it, but six fresh readings of AH now outweigh the two of 8D."""
+    assert _warnings_after_replays(replays_fresh=True) == []
+    warnings = _warnings_after_replays(replays_fresh=False)
+    assert len(warnings) == 1 and "placed as 8D but reads as AH" in warnings[0]
+
+
+def test_an_unread_card_whose_reading_is_replayed_is_asked_about_with_its_fresh_scores():
+    """Replays of an unread card count towards the time it has lain still (it is asked
+    about on time), and its candidates' scores are those of its fresh readings."""
+    tracker = Tracker()
+    cands = (("9H", 0.6), ("9D", 0.5))
+    asked = []
+    for i in range(P.ask_frames):
+        fresh = i % 3 == 0
+        tracker.update([Detection((50, 60), None, 0.0, candidates=cands if fresh else (), fresh=fresh)],
+                       t=i / 15, frame=i)
+        asked += tracker.asking
+    assert len(asked) == 1
+    assert asked[0][2] == cands
