@@ -123,6 +123,13 @@ class _Track:
     warned: str | None = None  # the other identity its evidence turned to, once warned
     covered: bool = False  # hidden since it was last seen (a hand may have swapped it)
     gapped: bool = False  # its place was seen empty since its evidence began
+    born: int = 0  # the update that first saw it
+    emptied: int = -1  # the update that first saw its place empty since it was last seen
+    seen_t: float = 0.0  # table time it was last seen
+    #: hidden by a card laid after its place was seen empty: that card was laid in its
+    #: place, not on it, so this card is most likely gone (a trick gathered, the next one
+    #: played where it lay)
+    replaced: bool = False
 
     @property
     def stable(self) -> bool:
@@ -158,6 +165,7 @@ class Tracker:
         self.params = params
         self._tracks: list[_Track] = []
         self._next_id = 1
+        self._tick = 0  # updates so far
         self._visible: set[int] = set()  # tracks detected this frame
         self._confirmed: set[int] = set()  # ... and read as their own code
         #: Questions raised by the last update: (track key, where, candidates), and the
@@ -201,6 +209,7 @@ class Tracker:
         p = self.params
         events: list[Observation] = []
         self.asking, self.withdrawn, self.warnings = [], [], []
+        self._tick += 1
         hold = False
         if isinstance(occluded, str):
             if occluded not in (ALL, HOLD):
@@ -218,7 +227,7 @@ class Tracker:
         new_tracks = []
         for det, tr in matched:
             if tr is None:
-                tr = _Track(self._next_id, np.asarray(det.center, np.float64))
+                tr = _Track(self._next_id, np.asarray(det.center, np.float64), born=self._tick)
                 self._next_id += 1
                 new_tracks.append(tr)
             tr.center = np.asarray(det.center, np.float64)
@@ -232,6 +241,8 @@ class Tracker:
             tr.unseen_run = 0
             tr.lost_run = 0
             tr.missing_since = None
+            tr.seen_t = t
+            tr.replaced = False
             self._visible.add(tr.id)
             if det.code is not None and det.code == tr.code:
                 self._confirmed.add(tr.id)
@@ -256,6 +267,8 @@ class Tracker:
                 tr.covered = tr.covered or hold or self._touched(tr, polys)  # a hand was there
                 continue  # covered: hold what we know, count nothing
             tr.unseen_run += 1
+            if tr.unseen_run == 1:
+                tr.emptied = self._tick
             tr.gapped = True
             if tr.stable and tr.missing_since is None and tr.unseen_run >= p.remove_frames:
                 tr.missing_since = t
@@ -429,9 +442,11 @@ class Tracker:
             if other.id <= tr.id:
                 continue
             if tr.corners is not None and other.corners is not None:
-                if _covered(tr.corners, other.corners) >= 0.25:
-                    return True
-            elif float(np.linalg.norm(other.center - tr.center)) < 0.6 * r:
+                over = _covered(tr.corners, other.corners) >= 0.25
+            else:
+                over = float(np.linalg.norm(other.center - tr.center)) < 0.6 * r
+            if over:
+                tr.replaced = tr.replaced or (tr.unseen_run > 0 and other.born > tr.emptied)
                 return True
         return False
 
@@ -452,6 +467,14 @@ class Tracker:
             elif float(np.linalg.norm(other.center - tr.center)) < 0.25 * r:
                 return True
         return False
+
+    def _gone(self, tr: _Track, t: float) -> bool:
+        """Is this unseen placed card one that was taken away, though never counted as
+        missing: its place was seen empty, a card laid there since hides it, and it has
+        been out of sight longer than `move_window_s` (a card carried elsewhere within that
+        is still a move)? The card with its code that settles now is not it moved."""
+        return (tr.id not in self._visible and tr.replaced and tr.unseen_run > 0
+                and t - tr.seen_t > self.params.move_window_s)
 
     def _settled(self, tr: _Track) -> bool:
         """Seen for enough frames in a row, still, and (for a new card) one identity. A
@@ -494,6 +517,12 @@ class Tracker:
         if tr.asked:
             tr.asked = False
             self.withdrawn.append(_key(tr))  # named after all: the question is void
+        if twin is not None and self._gone(twin, t):
+            # Its place was seen empty, then another card was laid there, and it has been
+            # out of sight longer than a move takes: it was taken away then (its removal
+            # went unseen under the card laid in its place), and this is that card again.
+            self._tracks.remove(twin)
+            twin = None
         if twin is not None and self._buried(twin, tr):
             # It cannot have left from under a card that still lies on it: what we held
             # there under this code was a misreading, and is forgotten (never reported).

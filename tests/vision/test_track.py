@@ -246,3 +246,27 @@ def test_a_tracker_is_quiet_only_when_nothing_is_pending():
     assert tracker.quiet  # placed and settled
     tracker.update([], 0.2)
     assert not tracker.quiet  # its place seen empty: a removal may be on its way
+
+
+def test_a_card_played_again_after_its_trick_was_gathered_is_placed_not_moved():
+    """Medieval Mastery seed 6, hard: EC lies in the trick; the trick is gathered (the table
+    bare for one frame) and the next trick's IC is laid where EC lay, hiding EC's place.
+    When EC is played again seconds later elsewhere in the trick, it is a card placed,
+    not the old EC moved within its zone (which makes no event: the play was missed)."""
+    s = Script()
+    s.run(10, [card("EC", 300, 100)])
+    s.run(1, [])  # the trick gathered
+    s.run(90, [card("IC", 302, 101)])  # the next trick's first card, where EC lay
+    s.run(10, [card("IC", 302, 101), card("EC", 380, 200)])
+    assert s.kinds() == [("placed", "EC", "trick"), ("placed", "IC", "trick"),
+                         ("placed", "EC", "trick")]
+
+
+def test_a_card_taken_and_laid_elsewhere_at_once_is_moved_though_a_card_took_its_place():
+    s = Script()
+    s.run(10, [card("EC", 300, 100)])
+    s.run(1, [])  # taken
+    s.run(5, [card("IC", 302, 101)])  # another card laid in its place at once
+    s.run(10, [card("IC", 302, 101), card("EC", 100, 100)])  # within a second
+    assert s.kinds() == [("placed", "EC", "trick"), ("placed", "IC", "trick"),
+                         ("moved", "EC", "seat0")]
