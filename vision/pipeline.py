@@ -85,13 +85,12 @@ class PipelineParams:
     #: While what changed is local and the mat holds still, only the changed part of the
     #: mat is searched for cards again (with a card's reach around it); the cards and
     #: occluders elsewhere are the last frame's. The whole mat is searched all the same at
-    #: least every this many frames. 0 (the default): always the whole mat. Measured with
-    #: 30: one card changed 53 -> 78-96 frames/s, but one more question in the hard demos
-    #: piktas seed 4 and yonac seed 1. Piktas 4: at frame 0 a card just laid got a quad
-    #: that did not read; at frame 1 nothing changed there, so it kept that quad and stayed
-    #: unread, where the whole view's search fits it again (new noise) and reads O10. Now
-    #: an unread card is fitted again every frame in its crop (piktas 4 frame 1 reads O10),
-    #: but the whole demo sweep has not been re-run with it on: off until it has.
+    #: least every this many frames. 0 (the default): always the whole mat. A part is
+    #: searched as the whole view would be there: its masks are the whole view's (the
+    #: parts pasted into the last view), and the blobs found unchanged keep their quads
+    #: (detect.BlobMemo), so a card's fit differs from the whole search's only by the
+    #: sensor noise outside the parts. docs/vision.md ("A still table") has the hard-demo
+    #: sweeps with it on and off.
     whole_every: int = 0
     cache_mm: float = 3.0  # a card whose centre moved less than this keeps its identity ...
     confirm: int = 2  # ... once this many identifications in a row agreed on it
@@ -229,6 +228,9 @@ class Recognizer:
         self._view_quads: list[CardQuad] | None = None
         self._view_occl: list[np.ndarray] = []
         self._view_blobs: list[_Box] = []  # boxes of its bright blobs
+        #: The top-down view cards were last searched in: the last whole one, with every
+        #: part searched since pasted in (the masks of a part are the whole view's).
+        self._view_img: np.ndarray | None = None
         self._view_H: np.ndarray | None = None
         self._last_whole = -(10**9)  # the last frame whose whole mat was searched for cards
         self._last_cards: dict[int, tuple[CardQuad, CardSeen, _Known]] = {}
@@ -443,6 +445,7 @@ class Recognizer:
             polys = _polygons(occluders(found, quads, p.min_occluder * area))
             self._last_whole = self._frame
             self._view_blobs = _blob_boxes(found.bright) if p.whole_every > 0 else []
+            self._view_img = view if p.whole_every > 0 else None
         same_mapping = H is self._view_H
         self._view_quads, self._view_occl, self._view_H = quads, polys, H
 
@@ -566,8 +569,23 @@ class Recognizer:
         area = card_px[0] * card_px[1]
         new: list[CardQuad] = []
         polys = list(old_polys)
-        for (x0, y0, x1, y1), sub in zip(crops, self._view_parts(gray, H, crops, card_px), strict=True):
-            found = masks(sub, min(card_px), p.detect)
+        memos: list[_CropMemo] = []
+        refit: list[_Box] = []  # the blobs fitted again (or found unchanged by the memo)
+        # The masks are made on the whole view, the parts pasted into the last one: the
+        # table's estimate reaches several cards around a pixel, and made on a part alone
+        # it was up to 12 grey levels off, so a card fitted in the part lay up to 8 px
+        # (6 mm) from where the whole view's fit put it (yonac seed 1, hard: a stash card
+        # read in the whole view went unread in the part, and was asked).
+        parts = self._view_parts(gray, H, crops, card_px)
+        view = self._view_img
+        if view is None:
+            return None
+        for (x0, y0, x1, y1), sub in zip(crops, parts, strict=True):
+            view[y0:y1, x0:x1] = sub
+        whole = masks(view, min(card_px), p.detect)
+        for (x0, y0, x1, y1), sub in zip(crops, parts, strict=True):
+            found = Masks(whole.bright[y0:y1, x0:x1].copy(), whole.dark[y0:y1, x0:x1].copy(),
+                          whole.background_small, whole.background[y0:y1, x0:x1] if self._dark else None)
             self._blank_markers(found, p.detect_ppm, p.view_margin_mm, (x0, y0))
             # what is cut by the crop's edge (where that is not the view's) and reaches a
             # changed part cannot be told from the crop
@@ -589,19 +607,30 @@ class Recognizer:
                 if _touches((bx + x0, by + y0, bx + bw + x0, by + bh + y0), watched):
                     cv2.drawContours(near, [c], -1, 255, thickness=cv2.FILLED)
                     blobs_now.append((bx + x0, by + y0, bx + bw + x0, by + bh + y0))
+                    refit.append(blobs_now[-1])
             shift = np.array([x0, y0], np.float32)
             fit = dataclasses.replace(found, bright=cv2.bitwise_and(found.bright, near))
-            found_here = find_cards(sub, self.aspect, card_px, p.detect, fit, None, self._dark)
+            memos.append(_CropMemo(self._memo, (x0, y0)))
+            found_here = find_cards(sub, self.aspect, card_px, p.detect, fit, memos[-1],  # type: ignore[arg-type]
+                                    self._dark)
             for q in found_here:
                 moved = CardQuad(q.corners + shift, q.support, q.seen,
                                  tuple(a + shift for a in q.alternatives))
-                if _touches(_box(moved.corners, 3), redo) or any(
+                if _touches(_box(moved.corners, 3), redo) or _holds(refit, moved.center) or any(
                         _near(moved.corners, d.corners, card_px) for d in dropped):
                     new.append(moved)
             for poly in _polygons(occluders(found, found_here, p.min_occluder * area)):
                 if _touches(_box(poly + np.array([x0, y0], np.float64), 0), redo):
                     return None  # a hand reaching in: the whole view
+        # each blob fitted again shows the cards its fit found (as in a whole search, where
+        # the memo then holds them), not the last frame's quads of it
+        kept = [q for q in kept if not _holds(refit, q.center)]
         new = [q for q in new if not any(_near(q.corners, k.corners, card_px) for k in kept)]
+        # the memo holds the blobs as a whole search leaves it: those fitted again (or
+        # found unchanged) and, for the blobs elsewhere, the last search's
+        carried = [e for e in self._memo._last
+                   if not _touches((e[0][0], e[0][1], e[0][0] + e[0][2], e[0][1] + e[0][3]), watched + refit)]
+        self._memo._last = carried + [e for m in memos for e in m.entries]
         return kept + _dedupe_quads(new, card_px), polys, blobs_now
 
     def _top_down(self, gray: np.ndarray, H: np.ndarray) -> np.ndarray:
@@ -795,6 +824,39 @@ class Recognizer:
         return self._known[i] if min(turn, 90 - turn) <= 5.0 else None
 
 
+class _CropMemo:
+    """`detect.BlobMemo` as `find_cards` uses it on a crop of the view whose top-left lies
+    at `origin`: the blobs of the last whole search (or the last crops) that are unchanged
+    give their quads again, as in a search of the whole view, where a card lying still
+    keeps the quad it was first fitted with (its fit may flip between two outlines a few
+    pixels apart on a mask a few pixels different). What the crop finds is kept in
+    `entries`, in the view's pixels."""
+
+    def __init__(self, memo: BlobMemo, origin: tuple[int, int]) -> None:
+        self.memo = memo
+        self.shift = np.array([origin[0], origin[1]], np.float32)
+        self.offset = np.array([origin[0], origin[1], 0.0, 0.0])
+        self.entries: list[tuple[np.ndarray, float, list[CardQuad]]] = []
+
+    def recall(self, box: np.ndarray, area: float) -> list[CardQuad] | None:
+        at = box + self.offset
+        for b, a, cards in self.memo._last:
+            if np.abs(b - at).max() <= self.memo.tolerance and abs(a - area) <= self.memo.area_tolerance * a:
+                self.entries.append((b, a, cards))
+                return [_shifted(q, -self.shift) for q in cards]
+        return None
+
+    def keep(self, box: np.ndarray, area: float, cards: list[CardQuad]) -> None:
+        self.entries.append((box + self.offset, area, [_shifted(q, self.shift) for q in cards]))
+
+    def next_frame(self) -> None:
+        """The pipeline puts `entries` in the memo once every crop is searched."""
+
+
+def _shifted(q: CardQuad, by: np.ndarray) -> CardQuad:
+    return CardQuad(q.corners + by, q.support, q.seen, tuple(a + by for a in q.alternatives))
+
+
 class _Fetch:
     """A frame, or a function fetching it, fetched at most once."""
 
@@ -854,6 +916,12 @@ def _touches(box, boxes) -> bool:
     """Does `box` overlap any of `boxes` (each x0, y0, x1, y1)?"""
     x0, y0, x1, y1 = box
     return any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes)
+
+
+def _holds(boxes: list[_Box], point: np.ndarray) -> bool:
+    """Does any of `boxes` (each x0, y0, x1, y1) hold the point?"""
+    x, y = float(point[0]), float(point[1])
+    return any(b[0] <= x < b[2] and b[1] <= y < b[3] for b in boxes)
 
 
 def _merged(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
