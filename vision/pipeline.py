@@ -126,7 +126,9 @@ class PipelineParams:
 class CardSeen:
     """One card in one frame. corners_px: in frame pixels, clockwise from the card's
     top-left (as identified; for an unknown card from any corner). center_mm: in table
-    millimetres. code None: unknown."""
+    millimetres. code None: unknown. fresh: read from this frame; False where the identity
+    is replayed from an earlier frame (the card lies still and keeps its cached identity,
+    or the frame is the last one again), which is no new evidence of what the card is."""
 
     corners_px: np.ndarray
     corners_mm: np.ndarray
@@ -137,6 +139,7 @@ class CardSeen:
     complete: bool = True
     candidates: tuple[tuple[str, float], ...] = ()  # the likely cards, best first
     note: str = ""  # how the rules' possible cards settled the reading
+    fresh: bool = True
 
     @property
     def weight(self) -> float:
@@ -253,7 +256,8 @@ class Recognizer:
         if self.mat is not None and (seen.mat is None or not seen.mat.ok):
             events = self.tracker.update([], t, ALL, frame=seen.index)
         else:
-            dets = [Detection(c.center_mm, c.code, c.confidence, c.corners_mm, c.weight, c.candidates, c.note)
+            dets = [Detection(c.center_mm, c.code, c.confidence, c.corners_mm, c.weight, c.candidates, c.note,
+                              fresh=c.fresh)
                     for c in seen.cards]
             held = seen.mat is not None and seen.mat.status == HELD
             events = self.tracker.update(dets, t, HOLD if held else seen.occluders_mm, frame=seen.index)
@@ -305,6 +309,9 @@ class Recognizer:
         if self._repeat:
             self.still_frames += 1
             assert self._last is not None
+            if any(c.fresh for c in self._last.cards):  # replayed: once per still run, not per frame
+                self._last = dataclasses.replace(
+                    self._last, cards=[dataclasses.replace(c, fresh=False) for c in self._last.cards])
             return dataclasses.replace(self._last, index=self._frame, t=t)
         if self.mat is not None and lores is not None and self.params.detect_on_lores:
             if lores.ndim != 2 or lores.dtype != np.uint8:
@@ -738,6 +745,9 @@ class Recognizer:
                 age = self._frame - known.checked
                 if (known.agree >= p.confirm and age < p.recheck_frames) or (
                         not known.identity.known and age < p.retry_unknown):
+                    if card.fresh:  # replayed from now on
+                        card = dataclasses.replace(card, fresh=False)
+                        again = (quad, card, known)
                     out.append(card)
                     kept.append(known)
                     self._last_cards[id(quad)] = again
@@ -750,8 +760,10 @@ class Recognizer:
             alt = known.alt if known is not None and known.alt <= len(quad.alternatives) else 0
             lies = quad.alternatives[alt - 1] if alt else quad.corners
             corners_px, corners_mm = to_px(lies), to_mm(lies)
-            if known is not None and ((known.agree >= p.confirm and age < p.recheck_frames)
-                                      or (not known.identity.known and age < p.retry_unknown)):
+            fresh = not (known is not None and ((known.agree >= p.confirm and age < p.recheck_frames)
+                                                or (not known.identity.known and age < p.retry_unknown)))
+            if not fresh:
+                assert known is not None
                 identity = known.identity
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
@@ -780,7 +792,7 @@ class Recognizer:
             ordered_mm = corners_mm[ROLL[k]]
             place = zone_at(self.mat, *ordered_mm.mean(axis=0))
             out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
-                                place, quad.complete, identity.candidates, identity.note))
+                                place, quad.complete, identity.candidates, identity.note, fresh))
             self._last_cards[id(quad)] = (quad, out[-1], known)
         self._known = kept
         return out

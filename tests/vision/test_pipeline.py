@@ -289,3 +289,40 @@ def test_the_middle_card_of_an_overlapping_row_is_named(camera, middle_over, tur
     image, _ = camera.render(Scene(MAT, "yokir", (*sides, middle) if middle_over else (middle, *sides)), 0.0)
     codes = sorted(c.code or "?" for c in Recognizer("yokir", MAT).see(image).cards)
     assert codes == ["IA", "MT", "RL"]
+
+
+def test_a_card_lying_still_is_fresh_evidence_only_when_it_is_read(camera):
+    """A card lying still is read until two readings agree and then keeps its cached
+    identity: the tracker gets a fresh detection for each reading and replays after that
+    (they show the card is there, not again what it is). A still frame, the last frame
+    again, replays every card."""
+    from vision.pipeline import PipelineParams
+
+    scene = Scene(MAT, "yokir", (place("MT", "play-0"),))
+    rec = Recognizer("yokir", MAT, params=PipelineParams(still_scale=0))  # every frame worked out
+    given: list[list[bool]] = []
+    update = rec.tracker.update
+
+    def spy(dets, *args, **kwargs):
+        given.append([d.fresh for d in dets])
+        return update(dets, *args, **kwargs)
+
+    rec.tracker.update = spy  # type: ignore[method-assign]
+    read = []
+    for i in range(12):
+        before = rec.identifications
+        rec.process(camera.render(scene, i / 30)[0], i / 30, i)
+        read.append(rec.identifications > before)
+    assert given == [[r] for r in read]
+    assert read == [True] * rec.params.confirm + [False] * (12 - rec.params.confirm)
+    assert [c.code for c in rec.tracker.cards] == ["MT"]
+
+    still = Recognizer("yokir", MAT)
+    repeated = []
+    for i in range(12):
+        result = still.process(camera.render(scene, i / 30)[0], i / 30, i)
+        if i == 0:
+            assert [c.fresh for c in result.cards] == [True]
+        if still._repeat:
+            repeated.append([c.fresh for c in result.cards])
+    assert len(repeated) >= 3 and all(r == [False] for r in repeated)
