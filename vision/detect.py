@@ -826,7 +826,63 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
         if card.support >= 0.5 and _solid(found.bright, card.corners) >= params.min_solid:
             out.append(CardQuad(order_quad(card.corners, square), card.support, _reorder_seen(card, square)))
     out = [_snapped(gray, card, size, square, params) for card in out]
-    return out + _middle_cards(contour, (x0, y0), out, filled, grad, found, size, square, params)
+    out += _middle_cards(contour, (x0, y0), out, filled, grad, found, size, square, params)
+    return [_plain_corners(card, out, grad, params) for card in out]
+
+
+#: Where along each side from a corner its edge is checked, as fractions of the side.
+_CORNER_T = np.linspace(0.04, 0.30, 10)[:, None]
+#: ... and how far across the side it is looked for, as fractions of `reach`.
+_CORNER_OFF = np.linspace(-1.0, 1.0, 5)[:, None, None]
+
+
+def _plain_corners(card: CardQuad, cards: list[CardQuad], grad: _Grad, params: DetectParams,
+                   share: float = 0.85) -> CardQuad:
+    """The card with each corner that was inferred but lies in plain view marked seen.
+
+    A corner is inferred when the blob's outline gave no clean corner there: a blurred
+    card's rounded corners, a zone's printed outline or a glint bending its blob. It is
+    in plain view when the card's own edge runs along both sides next to it (the image
+    darkens outwards across the side at `share` of the points over the first 30 % of
+    each side) and no other card of the blob holds it (but for one lying within a
+    third of a card of it: the same card fitted otherwise, which `_dedupe` drops).
+    Something lying over the corner, a card or a hand, hides those edges. Measured in
+    the hard demos: most whole, lone, blurred cards came out with two corners
+    "unseen", so their index was read at the wrong corners and they were asked."""
+    if card.complete:
+        return card
+    q = np.asarray(card.corners, np.float64)
+    seen = list(card.seen)
+    origin = np.asarray(grad.origin, np.float64)
+    short = min(_len(q[1] - q[0]), _len(q[2] - q[1]))
+    reach = max(1.0, 0.04 * short)
+    for k in range(4):
+        if seen[k]:
+            continue
+        p = q[k]
+        if any(c is not card and _len(c.center - card.center) > 0.33 * short
+               and cv2.pointPolygonTest(c.corners.reshape(-1, 1, 2).astype(np.float32),
+                                        (float(p[0]), float(p[1])), True) > -2.0 for c in cards):
+            continue
+        plain = True
+        for j in (k - 1, (k + 1) % 4):  # the neighbours: the two sides meeting at k
+            d = q[j] - p
+            length = _len(d) or 1.0
+            u = d / length
+            # outward normal: the side from k to j turned away from the card's middle
+            n = np.array([u[1], -u[0]])
+            if float((q.mean(axis=0) - p) @ n) > 0:
+                n = -n
+            # the edge may lie a few pixels off a side fitted from the other corners
+            pts = p + _CORNER_T * d - origin + _CORNER_OFF * reach * n
+            across = (_sample(grad.gx, pts) * n[0] + _sample(grad.gy, pts) * n[1]).min(axis=0)
+            if _share(across < -0.5 * params.edge_gradient) < share:
+                plain = False
+                break
+        seen[k] = plain
+    if seen == list(card.seen):
+        return card
+    return CardQuad(card.corners, card.support, tuple(seen), card.alternatives)  # type: ignore[arg-type]
 
 
 def _snapped(gray: np.ndarray, card: CardQuad, size: tuple[float, float], square: bool,
