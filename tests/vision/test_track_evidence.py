@@ -251,9 +251,9 @@ def _warnings_after_replays(replays_fresh: bool) -> list[str]:
 
 
 def test_a_replayed_reading_keeps_a_card_but_adds_no_weight_to_its_identity():
-    """Yonac seed 1, hard: two identifications of 8D replayed every frame the card lay
-    still counted as 15 readings. Replays marked as such (fresh=False) place the card and
-    keep it, but six fresh readings of AH now outweigh the two of 8D."""
+    """Yonac seed 1, hard: two identifications of 8D, replayed every frame the card lay
+    still, counted 13 times. Replays marked as such (fresh=False) place the card and keep
+    it, but six fresh readings of AH now outweigh the two of 8D."""
     assert _warnings_after_replays(replays_fresh=True) == []
     warnings = _warnings_after_replays(replays_fresh=False)
     assert len(warnings) == 1 and "placed as 8D but reads as AH" in warnings[0]
