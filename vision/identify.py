@@ -60,6 +60,10 @@ class IdentifyParams:
     # ... and colour overturns the grey ranking only within this correlation: an ace of
     # diamonds with one corner in view (grey 0.84) was overturned by the joker (0.73).
     colour_overturn: float = 0.10
+    # ... and only if its face is not this much worse: a blurred QS upside down (grey
+    # 0.876) was overturned by 2C (0.779) on its index's colours, its face 0.28 against
+    # the QS's own (hard Yonac demo, seed 8).
+    overturn_face: float = 0.15
     # The quad's sides moved onto the card's own edges in the frame before reading
     # (`fit_to_edges`): the hard demos' unread cards lay 3 to 8 px off their quads.
     fit_edges: bool = True
@@ -258,7 +262,7 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     ppm, steps = _edge_steps(frame, quad, t.size_mm)
     if params.fit_edges:
-        quad = fit_to_edges(quad, steps)
+        quad = fit_to_edges(quad, _farther(frame, quad, t.size_mm, steps))
     rots = rotations(t.square)
     corners = _corners(frame, quad, t, set(rots))
 
@@ -333,7 +337,9 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
         champion = best
         for j in pool[1:]:
             if versus(champion, j) < 0 and versus(j, champion) > 0 and \
-                    exact[j][0] >= exact[champion][0] - params.colour_overturn:
+                    exact[j][0] >= exact[champion][0] - params.colour_overturn and \
+                    _best_face(frame, quad, t, j) >= _best_face(frame, quad, t, champion) - \
+                    params.overturn_face:
                 champion = j
         best = champion
         margin = min(versus(best, j) for j in pool if j != best)
@@ -604,7 +610,8 @@ def _is_are(items: list) -> str:
 
 
 def _edge_steps(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float],
-                min_contrast: float = 30.0) -> tuple[float, list[tuple[int, float, float]]]:
+                min_contrast: float = 30.0, reach_mm: float = 2.5
+                ) -> tuple[float, list[tuple[int, float, float]]]:
     """The brightness step across each side of the card where it lies on something
     darker: pixels per mm, and for each side with a clear step (side index, the step's
     spread as a Gaussian sigma in pixels, where it is steepest, outwards of the side in
@@ -615,7 +622,7 @@ def _edge_steps(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float
     sides = np.linalg.norm(q[ROLL[1]] - q, axis=1)
     mm = np.array([size_mm[0], size_mm[1], size_mm[0], size_mm[1]])
     ppm = float(np.median(sides / mm))
-    reach = float(np.clip(2.5 * ppm, 3.0, 10.0))
+    reach = float(np.clip(reach_mm * ppm, 3.0, 4 * reach_mm))
     out = -1.0 if signed_area(q) < 0 else 1.0
     steps = np.arange(-reach, reach + 1e-9, 0.5)
     mids = (steps[:-1] + steps[1:]) / 2
@@ -650,6 +657,20 @@ def _edge_steps(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float
                 edge += 0.25 * float(d[k - 1] - d[k + 1]) / curve
         found.append((i, sigma, edge))
     return ppm, found
+
+
+def _farther(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float],
+             steps: list[tuple[int, float, float]]) -> list[tuple[int, float, float]]:
+    """`steps` with each side whose step was steepest at the profile's end read again
+    twice as far out and in: the quad may lie further off than 2.5 mm (in the hard demos,
+    cards at the mat's far edge came 6 to 10 px off, the homography from blurred markers
+    being off there)."""
+    ends = {i for i, _, edge in steps if not np.isfinite(edge)}
+    if not ends:
+        return steps
+    _, wide = _edge_steps(frame, quad, size_mm, reach_mm=5.0)
+    again = {i: (i, sigma, edge) for i, sigma, edge in wide if i in ends}
+    return [again.get(i, (i, sigma, edge)) for i, sigma, edge in steps]
 
 
 def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float],
@@ -703,6 +724,11 @@ def fit_to_edges(quad: np.ndarray, found: list[tuple[int, float, float]],
         s_ = float((b - a)[0] * db[1] - (b - a)[1] * db[0]) / det
         corners.append(a + s_ * da)
     return np.array(corners, np.float32)
+
+
+def _best_face(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int) -> float:
+    """Card j's face score the best way up (of the two a card lies, four if square)."""
+    return max(face_score(frame, quad, t, j, r) for r in rotations(t.square))
 
 
 def face_score(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int, rotation: int) -> float:

@@ -190,3 +190,20 @@ def test_a_side_without_an_edge_stays_where_it_is(standard):
     assert np.abs(fitted[:, 1] - corners[:, 1]).max() < 0.75  # top and bottom on their edges
     assert np.abs(fitted[0, 0] - corners[0, 0]) < 0.75  # the left side too
     assert np.abs(fitted[1, 0] - off[1, 0]) < 0.01  # the right side, on paper, stays
+
+
+def test_colour_does_not_overturn_the_index_for_a_card_whose_face_is_far_worse(standard):
+    """From the hard Yonac demo (seed 8): a blurred QS lying across its zone, upside down.
+    Its index ranks QS first (0.876) and 2C second (0.779); on the index's colours alone
+    2C won and was read. 2C's face fits the picture far worse than the QS's (0.28 against
+    0.91), so colour may not overturn the index there."""
+    import json
+    from pathlib import Path
+
+    from vision.identify import IdentifyParams
+
+    data = Path(__file__).resolve().parents[1] / "data" / "vision"
+    frame = cv2.imread(str(data / "qs_blurred_hard_demo.png"))
+    quad = np.array(json.loads((data / "qs_blurred_hard_demo.json").read_text())["quad"], np.float32)
+    assert identify(frame, quad, standard).code == "QS"
+    assert identify(frame, quad, standard, params=IdentifyParams(overturn_face=9.0)).code == "2C"
