@@ -52,7 +52,7 @@ from vision.identify import IdentifyParams, Identity, Prior, identify, warp_card
 from vision.indices import IndexParams, find_index_cards
 from vision.mats import QUIET_MM, MatSpec
 from vision.outline import find_outlines
-from vision.templates import Templates, deck_templates
+from vision.templates import Templates, deck_templates, is_back
 from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
 from vision.zones import locator, zone_at
 
@@ -96,7 +96,11 @@ class PipelineParams:
     cache_mm: float = 3.0  # a card whose centre moved less than this keeps its identity ...
     confirm: int = 2  # ... once this many identifications in a row agreed on it
     recheck_frames: int = 45  # and is identified again this often all the same
-    retry_unknown: int = 3  # a card still unknown is tried again after this many frames
+    #: A face-up card still unknown is read again on the next frame: the question about
+    #: it reaches the screen after about a second, and every reading before it is a
+    #: chance to name it (hard Yonac demos, seeds 1-8: questions 2 -> 0 from 3 frames).
+    retry_unknown: int = 1
+    retry_back: int = 3  # ... one lying face down (its back matched best) after this many
     min_occluder: float = 0.15  # smallest occluder worth reporting, in card areas
     #: A still table costs almost nothing: with the mat found, a frame whose mat region
     #: (downscaled this many times) differs from the last fully processed frame by no more
@@ -732,7 +736,6 @@ class Recognizer:
         from the frame (`image`, or a function fetching it only then). `same_mapping`:
         to_px and to_mm are the last frame's (a quad of the last frame is then its card
         as seen then, frame pixels and all)."""
-        p = self.params
         out: list[CardSeen] = []
         kept: list[_Known] = []
         last, self._last_cards = (self._last_cards if same_mapping else {}), {}
@@ -744,8 +747,7 @@ class Recognizer:
                 # while its identity needs no reading, it is the same card seen the same
                 card, known = again[1], again[2]
                 age = self._frame - known.checked
-                if (known.agree >= p.confirm and age < p.recheck_frames) or (
-                        not known.identity.known and age < p.retry_unknown):
+                if self._holds(known, age):
                     if card.fresh:  # replayed from now on
                         card = dataclasses.replace(card, fresh=False)
                         again = (quad, card, known)
@@ -761,8 +763,7 @@ class Recognizer:
             alt = known.alt if known is not None and known.alt <= len(quad.alternatives) else 0
             lies = quad.alternatives[alt - 1] if alt else quad.corners
             corners_px, corners_mm = to_px(lies), to_mm(lies)
-            fresh = not (known is not None and ((known.agree >= p.confirm and age < p.recheck_frames)
-                                                or (not known.identity.known and age < p.retry_unknown)))
+            fresh = not (known is not None and self._holds(known, age))
             if not fresh:
                 assert known is not None
                 identity = known.identity
@@ -797,6 +798,13 @@ class Recognizer:
             self._last_cards[id(quad)] = (quad, out[-1], known)
         self._known = kept
         return out
+
+    def _holds(self, known: _Known, age: int) -> bool:
+        """Does a cached identity `age` frames old still stand, without a new reading?"""
+        p = self.params
+        if known.identity.known:
+            return known.agree >= p.confirm and age < p.recheck_frames
+        return age < (p.retry_back if is_back(known.identity.best) else p.retry_unknown)
 
     def _identify_crop(self, image: np.ndarray, corners_px: np.ndarray, seen) -> Identity:
         """`identify` on a crop of the frame around the card: every stage of it reads only

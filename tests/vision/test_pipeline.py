@@ -326,3 +326,27 @@ def test_a_card_lying_still_is_fresh_evidence_only_when_it_is_read(camera):
         if still._repeat:
             repeated.append([c.fresh for c in result.cards])
     assert len(repeated) >= 3 and all(r == [False] for r in repeated)
+
+
+def test_an_unknown_card_is_read_again_every_frame_and_a_face_down_one_every_third(camera):
+    """A face-up card left unknown is read again on every frame until the question about
+    it is due (each reading is a chance to name it); a card lying face down, its back
+    plainly matched, only every `retry_back` frames."""
+    from vision.identify import IdentifyParams
+    from vision.pipeline import PipelineParams
+
+    def readings(placement: Placement, identify: IdentifyParams) -> list[bool]:
+        scene = Scene(MAT, "yokir", (placement,))
+        rec = Recognizer("yokir", MAT, params=PipelineParams(still_scale=0, identify=identify))
+        read = []
+        for i in range(7):
+            before = rec.identifications
+            result = rec.process(camera.render(scene, i / 30)[0], i / 30, i)
+            assert [c.code for c in result.cards] == [None]
+            read.append(rec.identifications > before)
+        return read
+
+    never_sure = IdentifyParams(min_score=1.01, glyph_rank=1.01, glyph_suit=1.01, face_pair_margin=9.0,
+                                face_agree_margin=9.0)
+    assert readings(place("MT", "play-0"), never_sure) == [True] * 7
+    assert readings(place("MT", "play-0", face_up=False), IdentifyParams()) == [True, False, False] * 2 + [True]
