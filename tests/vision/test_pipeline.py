@@ -349,4 +349,5 @@ def test_an_unknown_card_is_read_again_every_frame_and_a_face_down_one_every_thi
     never_sure = IdentifyParams(min_score=1.01, glyph_rank=1.01, glyph_suit=1.01, face_pair_margin=9.0,
                                 face_agree_margin=9.0)
     assert readings(place("MT", "play-0"), never_sure) == [True] * 7
-    assert readings(place("MT", "play-0", face_up=False), IdentifyParams()) == [True, False, False] * 2 + [True]
+    face_down = readings(place("MT", "play-0", face_up=False), IdentifyParams())
+    assert face_down == [True, False, False] * 2 + [True]
