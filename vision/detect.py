@@ -639,11 +639,19 @@ class BlobMemo:
         self.hits = 0
 
     def recall(self, box: np.ndarray, area: float) -> list[CardQuad] | None:
+        found = self.match(box, area)
+        if found is None:
+            return None
+        self.hits += 1
+        self._next.append((box, area, found[2]))
+        return found[2]
+
+    def match(self, box: np.ndarray, area: float) -> tuple[np.ndarray, float, list[CardQuad]] | None:
+        """The previous frame's blob at this box (±`tolerance` px) with this area
+        (±`area_tolerance`), if any; nothing is recorded."""
         for b, a, cards in self._last:
             if np.abs(b - box).max() <= self.tolerance and abs(a - area) <= self.area_tolerance * a:
-                self.hits += 1
-                self._next.append((box, area, cards))
-                return cards
+                return b, a, cards
         return None
 
     def keep(self, box: np.ndarray, area: float, cards: list[CardQuad]) -> None:
@@ -651,6 +659,15 @@ class BlobMemo:
 
     def next_frame(self) -> None:
         self._last, self._next = self._next, []
+
+    def last_blobs(self) -> list[tuple[np.ndarray, float, list[CardQuad]]]:
+        """The previous frame's blobs: (bounding box x, y, w, h; area; their cards)."""
+        return list(self._last)
+
+    def set_last_blobs(self, blobs: list[tuple[np.ndarray, float, list[CardQuad]]]) -> None:
+        """Hold these as the previous frame's blobs (a search of only the changed parts
+        of a view leaves the memo as a search of the whole view would have)."""
+        self._last = list(blobs)
 
 
 def find_cards(gray: np.ndarray, aspect: float, card_px: tuple[float, float] | None = None,

@@ -640,9 +640,9 @@ class Recognizer:
         new = [q for q in new if not any(_near(q.corners, k.corners, card_px) for k in kept)]
         # the memo holds the blobs as a whole search leaves it: those fitted again (or
         # found unchanged) and, for the blobs elsewhere, the last search's
-        carried = [e for e in self._memo._last
+        carried = [e for e in self._memo.last_blobs()
                    if not _touches((e[0][0], e[0][1], e[0][0] + e[0][2], e[0][1] + e[0][3]), watched + refit)]
-        self._memo._last = carried + [e for m in memos for e in m.entries]
+        self._memo.set_last_blobs(carried + [e for m in memos for e in m.entries])
         return kept + _dedupe_quads(new, card_px), polys, blobs_now
 
     def _top_down(self, gray: np.ndarray, H: np.ndarray) -> np.ndarray:
@@ -860,12 +860,11 @@ class _CropMemo:
         self.entries: list[tuple[np.ndarray, float, list[CardQuad]]] = []
 
     def recall(self, box: np.ndarray, area: float) -> list[CardQuad] | None:
-        at = box + self.offset
-        for b, a, cards in self.memo._last:
-            if np.abs(b - at).max() <= self.memo.tolerance and abs(a - area) <= self.memo.area_tolerance * a:
-                self.entries.append((b, a, cards))
-                return [_shifted(q, -self.shift) for q in cards]
-        return None
+        found = self.memo.match(box + self.offset, area)
+        if found is None:
+            return None
+        self.entries.append(found)
+        return [_shifted(q, -self.shift) for q in found[2]]
 
     def keep(self, box: np.ndarray, area: float, cards: list[CardQuad]) -> None:
         self.entries.append((box + self.offset, area, [_shifted(q, self.shift) for q in cards]))
