@@ -209,7 +209,7 @@ def grow(quad: np.ndarray, by: float) -> np.ndarray:
         d = d / (np.linalg.norm(d) or 1.0)
         n = np.array([d[1], -d[0]]) * (-1 if ccw else 1)
         lines.append((q[i] + n * by, d))
-    out = [_intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+    out = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
     return np.array([q[i] if p is None else p for i, p in enumerate(out)], np.float32)
 
 
@@ -219,7 +219,7 @@ def _len(v: np.ndarray) -> float:
     return math.sqrt(x * x + y * y)
 
 
-def _intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+def intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
     """Where the lines p1 + t d1 and p2 + s d2 meet; None if nearly parallel."""
     den = d1[0] * d2[1] - d1[1] * d2[0]
     if abs(den) < 1e-6:
@@ -265,7 +265,7 @@ def refine_quad(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
         lines.append(_fit_line(pts[sel]) or (a, u))
     out = []
     for i in range(4):
-        p = _intersect(*lines[i - 1], *lines[i])
+        p = intersect(*lines[i - 1], *lines[i])
         out.append(q[i] if p is None or _len(p - q[i]) > 0.2 * _len(q[i] - q[i - 1])
                    else p)
     return np.array(out, np.float32)
@@ -323,7 +323,7 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
         lines.append(line if line is not None else (a, u))
     out = []
     for i in range(4):
-        p = _intersect(*lines[i - 1], *lines[i])
+        p = intersect(*lines[i - 1], *lines[i])
         out.append(q[i] if p is None or _len(p - q[i]) > 2 * reach + 1 else p)
     return np.array(out, np.float32)
 
@@ -467,7 +467,7 @@ def _corner_hypotheses(contour: np.ndarray, filled: np.ndarray, grad, size: tupl
         db = db / (_len(db) or 1)
         if abs(float(da @ db)) > cos_tol or orient * float(da[0] * db[1] - da[1] * db[0]) <= 0:
             continue
-        corner = _intersect(la[0], la[1], lb[0], lb[1])
+        corner = intersect(la[0], la[1], lb[0], lb[1])
         if corner is None:
             continue
         # Directions away from the corner along both edges, squared up to 90 degrees.

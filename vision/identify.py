@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from vision.detect import ROLL, signed_area
+from vision.detect import ROLL, intersect, signed_area
 from vision.templates import (
     FACE_PPM,
     INDEX_PPM,
@@ -715,14 +715,10 @@ def fit_to_edges(quad: np.ndarray, found: list[tuple[int, float, float]],
     length = np.maximum(np.linalg.norm(side, axis=1), 1e-6)[:, None]
     n = np.stack([side[:, 1], -side[:, 0]], axis=1) / length * out
     base = q + moves[:, None] * n  # a point of each moved side
-    corners = []
-    for k in range(4):  # corner k is where side k-1 (ending at k) meets side k
-        a, da, b, db = base[k - 1], side[k - 1], base[k], side[k]
-        det = float(da[0] * db[1] - da[1] * db[0])
-        if abs(det) < 1e-9:
-            return np.asarray(quad, np.float32).reshape(4, 2)
-        s_ = float((b - a)[0] * db[1] - (b - a)[1] * db[0]) / det
-        corners.append(a + s_ * da)
+    # corner k is where side k-1 (ending at k) meets side k
+    corners = [intersect(base[k - 1], side[k - 1], base[k], side[k]) for k in range(4)]
+    if any(c is None for c in corners):
+        return np.asarray(quad, np.float32).reshape(4, 2)
     return np.array(corners, np.float32)
 
 
