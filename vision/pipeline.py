@@ -747,7 +747,7 @@ class Recognizer:
                 # while its identity needs no reading, it is the same card seen the same
                 card, known = again[1], again[2]
                 age = self._frame - known.checked
-                if self._holds(known, age):
+                if self._cache_holds(known, age):
                     if card.fresh:  # replayed from now on
                         card = dataclasses.replace(card, fresh=False)
                         again = (quad, card, known)
@@ -763,7 +763,7 @@ class Recognizer:
             alt = known.alt if known is not None and known.alt <= len(quad.alternatives) else 0
             lies = quad.alternatives[alt - 1] if alt else quad.corners
             corners_px, corners_mm = to_px(lies), to_mm(lies)
-            fresh = not (known is not None and self._holds(known, age))
+            fresh = not (known is not None and self._cache_holds(known, age))
             if not fresh:
                 assert known is not None
                 identity = known.identity
@@ -799,7 +799,7 @@ class Recognizer:
         self._known = kept
         return out
 
-    def _holds(self, known: _Known, age: int) -> bool:
+    def _cache_holds(self, known: _Known, age: int) -> bool:
         """Does a cached identity `age` frames old still stand, without a new reading?"""
         p = self.params
         if known.identity.known:
