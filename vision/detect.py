@@ -62,6 +62,17 @@ class DetectParams:
     #: rectangle fitted to it; else (a zone outline or glare touching it bends it) the
     #: card is fitted from its corners, as touching cards are.
     whole_fit: float = 0.02
+    #: A blob of at most this many card areas holds one card worth reporting (another
+    #: card showing beside it would show less than `min_visible`): `_lone_card` fits it.
+    lone_area: float = 1.25
+    #: ... if every side of the fitted card is backed by an edge over this share of it,
+    #: and its sides are the card's within this fraction (a lone card snapped onto its
+    #: edges came within 1.3 %; a card and the one under it, 2.8 % too big).
+    lone_support: float = 0.75
+    lone_size: float = 0.02
+    #: A blob not a four-cornered outline (a zone's printed line or label touching the
+    #: card) is taken for one card up to this many card areas (the labels: 1.09 at most).
+    lone_touched: float = 1.15
 
 
 @dataclass(frozen=True)
@@ -229,18 +240,25 @@ def intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) ->
 
 
 def _fit_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """A robust line through points: (point, unit direction), or None if too few."""
+    """A robust line through points: (point, unit direction), or None if too few.
+    Least squares across the line (as cv2.fitLine's DIST_L2), then again without the
+    points far off it; in closed form, since most lines here have a few dozen points and
+    a call's overhead was most of their cost."""
     if len(points) < 3:
         return None
-    pts = points.astype(np.float32).reshape(-1, 2)
+    pts = np.asarray(points, np.float64).reshape(-1, 2)
     for _ in range(2):  # least squares, then again without the points far off the line
-        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        off = np.abs((pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx)
+        mean = pts.mean(axis=0)
+        d = pts - mean
+        sxx, syy, sxy = float(d[:, 0] @ d[:, 0]), float(d[:, 1] @ d[:, 1]), float(d[:, 0] @ d[:, 1])
+        angle = 0.5 * math.atan2(2.0 * sxy, sxx - syy)
+        vx, vy = math.cos(angle), math.sin(angle)
+        off = np.abs(d[:, 0] * vy - d[:, 1] * vx)
         keep = off <= max(1.0, 2.5 * float(np.partition(off, len(off) // 2)[len(off) // 2]))
         if keep.all() or keep.sum() < 3:
             break
         pts = pts[keep]
-    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+    return mean, np.array([vx, vy])
 
 
 def refine_quad(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
@@ -248,21 +266,17 @@ def refine_quad(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     the rounded corners) and intersect neighbouring lines."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     pts = contour.reshape(-1, 2).astype(np.float64)
-    lines = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        side = b - a
-        length = float(np.hypot(*side))
-        if length < 4:
-            return q.astype(np.float32)
-        u = side / length
-        n = np.array([-u[1], u[0]])
-        rel = pts - a
-        along = rel @ u
-        across = np.abs(rel @ n)
-        band = max(1.5, 0.05 * length)
-        sel = (along > 0.15 * length) & (along < 0.85 * length) & (across < band)
-        lines.append(_fit_line(pts[sel]) or (a, u))
+    side = q[ROLL[1]] - q
+    length = np.hypot(side[:, 0], side[:, 1])
+    if float(length.min()) < 4:
+        return q.astype(np.float32)
+    u = side / length[:, None]
+    rel = pts[None, :, :] - q[:, None, :]  # (side, point, xy)
+    along = rel[..., 0] * u[:, 0, None] + rel[..., 1] * u[:, 1, None]
+    across = np.abs(rel[..., 1] * u[:, 0, None] - rel[..., 0] * u[:, 1, None])
+    band = np.maximum(1.5, 0.05 * length)[:, None]
+    sel = (along > 0.15 * length[:, None]) & (along < 0.85 * length[:, None]) & (across < band)
+    lines = [_fit_line(pts[sel[i]]) or (q[i], u[i]) for i in range(4)]
     out = []
     for i in range(4):
         p = intersect(*lines[i - 1], *lines[i])
@@ -284,43 +298,40 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
     ccw = signed_area(q) < 0
     steps = np.arange(-reach, reach + 1e-9, 0.5)
     t = np.linspace(0.15, 0.85, samples)
-    lines = []
-    sides = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        side = b - a
-        length = float(np.hypot(*side)) or 1.0
-        u = side / length
-        n = np.array([u[1], -u[0]]) * (-1 if ccw else 1)  # outward
-        base = a + t[:, None] * side
-        pts = (base[:, None, :] + steps[None, :, None] * n).astype(np.float32)  # (samples, steps, 2)
-        sides.append((a, u, n, base, pts))
+    side = q[ROLL[1]] - q
+    length = np.hypot(side[:, 0], side[:, 1])
+    length[length == 0] = 1.0
+    u = side / length[:, None]
+    n = np.stack([u[:, 1], -u[:, 0]], axis=1) * (-1 if ccw else 1)  # outward
+    base = q[:, None, :] + t[None, :, None] * side[:, None, :]  # (side, sample, xy)
+    pts = (base[:, :, None, :] + steps[None, None, :, None] * n[:, None, None, :]).astype(np.float32)
     # Only the pixels the samples reach are made float (the whole image was most of the
     # cost): a crop reaching 2 px past them, or to the image's edge where they leave it,
     # interpolates and replicates exactly as the whole image does.
-    every = np.concatenate([s[4].reshape(-1, 2) for s in sides])
+    every = pts.reshape(-1, 2)
     h, w = gray.shape[:2]
     x0, y0 = (max(0, int(np.floor(v)) - 2) for v in every.min(axis=0))
     x1, y1 = min(w, int(np.ceil(every[:, 0].max())) + 3), min(h, int(np.ceil(every[:, 1].max())) + 3)
     if x1 - x0 < 2 or y1 - y0 < 2:
         x0, y0, x1, y1 = 0, 0, w, h
     g = gray[y0:y1, x0:x1].astype(np.float32)
-    shift = np.array([x0, y0], np.float32)
-    for a, u, n, base, pts in sides:
-        local = pts - shift  # exact: whole numbers off float32 values
-        prof = cv2.remap(g, np.ascontiguousarray(local[..., 0]), np.ascontiguousarray(local[..., 1]),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        deriv = np.diff(prof, axis=1)  # outward derivative: negative when inside is brighter
-        score = -deriv * polarity if polarity else np.abs(deriv)
-        k = score.argmax(axis=1)
-        strong = score[np.arange(samples), k] > max(6.0, 0.3 * float(score.max()))
-        if strong.sum() < max(3, samples // 3):
-            lines.append((a, u))
+    local = pts.reshape(4 * samples, len(steps), 2) - np.array([x0, y0], np.float32)  # exact: whole numbers
+    prof = cv2.remap(g, np.ascontiguousarray(local[..., 0]), np.ascontiguousarray(local[..., 1]),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(4, samples, len(steps))
+    deriv = np.diff(prof, axis=2)  # outward derivative: negative when inside is brighter
+    score = -deriv * polarity if polarity else np.abs(deriv)
+    k = score.argmax(axis=2)
+    peak = np.take_along_axis(score, k[..., None], axis=2)[..., 0]
+    strong = peak > np.maximum(6.0, 0.3 * score.max(axis=(1, 2)))[:, None]
+    offs = (steps[k] + steps[k + 1]) / 2
+    lines = []
+    for i in range(4):
+        if strong[i].sum() < max(3, samples // 3):
+            lines.append((q[i], u[i]))
             continue
-        offs = (steps[k] + steps[k + 1]) / 2
-        edge = base[strong] + offs[strong, None] * n
+        edge = base[i][strong[i]] + offs[i][strong[i], None] * n[i]
         line = _fit_line(edge)
-        lines.append(line if line is not None else (a, u))
+        lines.append(line if line is not None else (q[i], u[i]))
     out = []
     for i in range(4):
         p = intersect(*lines[i - 1], *lines[i])
@@ -821,12 +832,15 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
     hull = cv2.convexHull(contour)
     area = cv2.contourArea(hull)
     approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    quad = None
     if len(approx) == 4:
         quad = grow(refine_quad(order_quad(approx, square), contour), EDGE_BIAS)
         if area >= 0.93 * abs(signed_area(quad)) and _quad_ok(quad, size, aspect, params.size_tol) \
-                and _solid(found.bright, quad) >= params.min_solid and _overlap(hull, quad) >= 0.96 \
-                and (size is None or _rect_error(quad, size) <= params.whole_fit * size[0]):
-            return [CardQuad(order_quad(quad, square))]
+                and _solid(found.bright, quad) >= params.min_solid and _overlap(hull, quad) >= 0.96:
+            if size is None or _rect_error(quad, size) <= params.whole_fit * size[0]:
+                return [CardQuad(order_quad(quad, square))]
+        else:
+            quad = None
     if size is None:
         return []
     x, y, w, h = (int(v) for v in box)
@@ -834,6 +848,10 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
     crop = gray[y0:y + h + 2, x0:x + w + 2]
     grad = _Grad(cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3) / 8.0,
                  cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3) / 8.0, (x0, y0))
+    if area <= (params.lone_area if quad is not None else params.lone_touched) * size[0] * size[1]:
+        lone = _lone_card(gray, hull, quad, filled, grad, found, size, square, params)
+        if lone is not None:
+            return [lone]
     out = []
     def support(quad: np.ndarray) -> float:
         return float(_side_support(filled, grad, quad, params.edge_gradient).mean())
@@ -845,6 +863,49 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
     out = [_snapped(gray, card, size, square, params) for card in out]
     out += _middle_cards(contour, (x0, y0), out, filled, grad, found, size, square, params)
     return [_plain_corners(card, out, grad, params) for card in out]
+
+
+def _lone_card(gray: np.ndarray, hull: np.ndarray, quad: np.ndarray | None, filled: np.ndarray,
+               grad: _Grad, found: Masks, size: tuple[float, float], square: bool,
+               params: DetectParams) -> CardQuad | None:
+    """The one card of a blob too small to hold a second card worth reporting, when its
+    sides snapped onto the card's own edges make its exact rectangle, else None (the blob
+    goes to the corner hypotheses).
+
+    `quad`: the blob's own four-cornered outline when it is one (it failed only the exact
+    rectangle test: it lies where the mask ended, a few pixels outside a blurred card's
+    edge, and not quite square), else None: a zone's printed line or label touches the
+    card, and the blob's smallest enclosing rectangle, pushed out by it, is snapped from
+    twice as far. The corner hypotheses come to the same quad within a pixel or so at
+    several times the cost; in a cold frame of 12 cards on a Yonac mat half the lone
+    cards took them. The fit must be the card's size within `lone_size` and backed by an
+    edge along every side. A card lying on another a few pixels off makes such a blob
+    too: its sides may snap to the under card's edges where they show, so a blob that
+    is no clean four-cornered outline is taken only if all four of the fit's corners are
+    in plain view (`_plain_corners`), which the under card's corners are not."""
+    cw = size[0]
+    reach = max(2.0, 0.05 * cw)
+    if quad is None:
+        start = order_quad(cv2.boxPoints(cv2.minAreaRect(hull)), square)
+        reach *= 2
+    else:
+        start = np.asarray(quad, np.float32)
+    snapped = snap_quad(gray, start, reach, polarity=1)
+    aspect = max(size) / min(size)
+    if float(np.abs(snapped - start).max()) > 1.5 * reach \
+            or not _quad_ok(snapped, size, aspect, params.lone_size) \
+            or _rect_error(snapped, size) > params.whole_fit * cw \
+            or _solid(found.bright, snapped) < params.min_solid \
+            or float(_side_support(filled, grad, snapped, params.edge_gradient).min()) < params.lone_support:
+        return None
+    card = CardQuad(order_quad(snapped, square))
+    if quad is not None:
+        return card
+    # a card lying over another and offset from it makes a blob that is no label's: its
+    # sides may have snapped to the other card's edges where it shows, and the corners
+    # there are then no card's own
+    seen = _plain_corners(CardQuad(card.corners, 1.0, (False,) * 4), [], grad, params)
+    return seen if seen.complete else None
 
 
 #: Where along each side from a corner its edge is checked, as fractions of the side.
@@ -953,19 +1014,6 @@ def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[Card
             continue
         u = (box[i + 1] - box[i]) / short  # across the card
         v = (box[(i + 2) % 4] - box[i + 1]) / long_  # along it
-        u, v, middle, short, long_ = _squared_by_ends(rest.reshape(-1, 2) + np.array(origin), u, v,
-                                                      (box.mean(axis=0), short, long_))
-        across, along = (short - cw) / 2, (long_ - ch) / 2
-        tried: list[tuple[float, float, np.ndarray, np.ndarray]] = []  # (support, across, quad, per side)
-        # centred first: where the edges tell nothing (white on white), the middle is likeliest
-        for a, b in sorted({(a, b) for a in (0.0, across, -across) for b in (0.0, along, -along)},
-                           key=lambda s: (abs(s[0]) + abs(s[1]), s)):
-            c = middle + a * u + b * v
-            quad = order_quad(np.array([c - u * cw / 2 - v * ch / 2, c + u * cw / 2 - v * ch / 2,
-                                        c + u * cw / 2 + v * ch / 2, c - u * cw / 2 + v * ch / 2]), square)
-            per_side = _side_support(filled, grad, quad, params.edge_gradient)
-            tried.append((float(per_side.mean()), a, quad, per_side))
-
         def plain(t: tuple[float, float, np.ndarray, np.ndarray]) -> bool:
             # Its ends lie on the blob's outline; its long sides often only on other white
             # cards, a faint edge or none: the ends must be plain, the sides need not be.
@@ -973,13 +1021,32 @@ def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[Card
             return (min(per_side[0], per_side[2]) >= 0.4 and max(per_side[0], per_side[2]) >= 0.6
                     and backed >= 0.3 and _solid(found.bright, quad) >= params.min_solid)
 
-        ranked = sorted(range(len(tried)), key=lambda k: -tried[k][0])  # stable: centred first on ties
-        best = tried[ranked[0]]
-        if not plain(best):
+        picked = None  # (best, the places of its framing whose ends are plain, best first)
+        framings = _squared_by_ends(rest.reshape(-1, 2) + np.array(origin), u, v,
+                                    (box.mean(axis=0), short, long_))
+        for fu, fv, middle, f_short, f_long in framings:
+            across, along = (f_short - cw) / 2, (f_long - ch) / 2
+            tried: list[tuple[float, float, np.ndarray, np.ndarray]] = []  # (support, across, quad, per side)
+            # centred first: where the edges tell nothing (white on white), the middle is likeliest
+            for a, b in sorted({(a, b) for a in (0.0, across, -across) for b in (0.0, along, -along)},
+                               key=lambda s: (abs(s[0]) + abs(s[1]), s)):
+                c = middle + a * fu + b * fv
+                du, dv = fu * cw / 2, fv * ch / 2
+                quad = order_quad(np.array([c - du - dv, c + du - dv, c + du + dv, c - du + dv]), square)
+                per_side = _side_support(filled, grad, quad, params.edge_gradient)
+                tried.append((float(per_side.mean()), a, quad, per_side))
+            # the best backed of the places whose ends are plain (stable: centred first on
+            # ties); a place better backed along its long sides but with an end unbacked is none
+            ranked = sorted(tried, key=lambda t: -t[0])
+            ranked = [t for t in ranked if plain(t)] if plain(ranked[0]) else []
+            if ranked and (picked is None or ranked[0][0] > picked[0][0]):
+                picked = (ranked[0], ranked)
+        if picked is None:
             continue
+        best, ranked = picked
         # partly under its neighbours, it may lie further to either side: those places too
-        others = [tried[k][2].astype(np.float32) for k in ranked[1:]
-                  if abs(tried[k][1] - best[1]) > 1.0 and tried[k][0] >= best[0] - 0.25 and plain(tried[k])]
+        others = [t[2].astype(np.float32) for t in ranked[1:]
+                  if abs(t[1] - best[1]) > 1.0 and t[0] >= best[0] - 0.25]
         covered = [c.corners for c in cards]
         quad = best[2]
         seen = tuple(not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32),
@@ -991,15 +1058,17 @@ def _middle_cards(contour: np.ndarray, origin: tuple[int, int], cards: list[Card
 
 
 def _squared_by_ends(points: np.ndarray, u: np.ndarray, v: np.ndarray, rect: tuple[np.ndarray, float, float]
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float]:
+                     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
     """The rest of a blob turned by its ends: its long sides are its neighbours' edges,
-    but its ends are the card's own, on the blob's outline. The straighter end (a label
-    may cling to the other) gives the card's direction across (u) and along (v); then
-    its middle and extent along both. `rect`: the minimum rectangle's (middle, short
-    side, long side), kept when neither end is straight."""
+    but its ends are the card's own, on the blob's outline. Each straight end gives the
+    card's direction across (u) and along (v), then its middle and extent along both:
+    one framing per end, the straighter first (a label may cling to an end, and a
+    printed label's straight edge runs with the mat, not with the card, so both are
+    tried). `rect`: the minimum rectangle's (middle, short side, long side), the only
+    framing when neither end is straight."""
     pts = points.astype(np.float64)
     along = pts @ v
-    best = None
+    ends = []
     for end in (along.min(), along.max()):
         near = pts[np.abs(along - end) <= 2.0]
         line = _fit_line(near) if len(near) >= 8 else None
@@ -1007,16 +1076,19 @@ def _squared_by_ends(points: np.ndarray, u: np.ndarray, v: np.ndarray, rect: tup
             continue
         d = line[1] / (np.linalg.norm(line[1]) or 1.0)
         off = np.abs((near - line[0]) @ np.array([-d[1], d[0]]))
-        if best is None or float(np.median(off)) < best[0]:
-            best = (float(np.median(off)), d)
-    if best is None or abs(float(best[1] @ u)) < math.cos(math.radians(8)):
-        return u, v, *rect
-    nu = best[1] * (1.0 if float(best[1] @ u) > 0 else -1.0)
-    nv = np.array([-nu[1], nu[0]])
-    nv = nv * (1.0 if float(nv @ v) > 0 else -1.0)
-    a, b = pts @ nu, pts @ nv
-    middle = nu * (a.min() + a.max()) / 2 + nv * (b.min() + b.max()) / 2
-    return nu, nv, middle, float(np.ptp(a)), float(np.ptp(b))
+        if abs(float(d @ u)) >= math.cos(math.radians(8)):
+            ends.append((float(np.median(off)), d))
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]] = []
+    for _, d in sorted(ends, key=lambda e: e[0]):
+        nu = d * (1.0 if float(d @ u) > 0 else -1.0)
+        if out and float(nu @ out[0][0]) > math.cos(math.radians(0.5)):
+            continue  # both ends agree: one framing
+        nv = np.array([-nu[1], nu[0]])
+        nv = nv * (1.0 if float(nv @ v) > 0 else -1.0)
+        a, b = pts @ nu, pts @ nv
+        middle = nu * (a.min() + a.max()) / 2 + nv * (b.min() + b.max()) / 2
+        out.append((nu, nv, middle, float(np.ptp(a)), float(np.ptp(b))))
+    return out or [(u, v, *rect)]
 
 
 def _rect_error(quad: np.ndarray, size: tuple[float, float]) -> float:
