@@ -10,6 +10,9 @@ import pytest
 
 from vision.art import render_card
 from vision.detect import (
+    _fit_line,
+    _fit_lines,
+    _sample,
     background,
     card_scale,
     find_cards,
@@ -374,3 +377,34 @@ def test_a_tilted_middle_card_under_a_straight_label_is_found():
     assert len(quads) == 3
     err = np.abs(nearest(quads, middle) - middle)
     assert err[:, 0].max() < 6.0 and err[:, 1].max() < 3.0
+
+
+# --- the small fits and samplers, against their plain forms -------------------------------
+
+def test_lines_fitted_together_are_the_lines_fitted_one_by_one():
+    """`_fit_lines` fits several point sets at once: each as `_fit_line` fits it alone,
+    outliers dropped alike, and None for a set of fewer than 3 points."""
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        k, m = 4, int(rng.integers(3, 40))
+        start, step = rng.uniform(0, 200, (k, 1, 2)), rng.uniform(-2, 2, (k, 1, 2))
+        pts = start + np.arange(m)[None, :, None] * step + rng.normal(0, 0.5, (k, m, 2))
+        pts[:, : m // 6] += rng.normal(0, 6, (k, m // 6, 2))  # a few far off
+        mask = rng.uniform(size=(k, m)) < 0.8
+        mask[0, 2:] = False  # two points: too few
+        for fit, p, w in zip(_fit_lines(pts, mask), pts, mask, strict=True):
+            alone = _fit_line(p[w])
+            if alone is None:
+                assert fit is None
+                continue
+            (p0, d0), (p1, d1) = alone, fit
+            assert abs(abs(float(d0 @ d1)) - 1.0) < 1e-9
+            assert abs(float((p1 - p0) @ np.array([-d0[1], d0[0]]))) < 1e-6
+
+
+def test_sampling_reads_the_nearest_pixel_and_zero_outside():
+    img = np.arange(20 * 30, dtype=np.float32).reshape(20, 30)
+    pts = np.array([[[10.5, 3.0], [11.5, 3.0], [-0.5, 2.0], [-0.6, 2.0], [29.4, 19.4], [29.6, 1.0]]])
+    expected = [img[3, 10], img[3, 12], img[2, 0], 0.0, img[19, 29], 0.0]  # halves round to even
+    assert _sample(img, pts).tolist() == [expected]
+    assert _sample(img.astype(np.uint8), pts[0]).shape == (6,)
