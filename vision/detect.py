@@ -956,6 +956,8 @@ def _plain_corners(card: CardQuad, cards: list[CardQuad], grad: _Grad, params: D
     origin = np.asarray(grad.origin, np.float64)
     short = min(_len(q[1] - q[0]), _len(q[2] - q[1]))
     reach = max(1.0, 0.04 * short)
+    middle = q.mean(axis=0)
+    asked, sets = [], []
     for k in range(4):
         if seen[k]:
             continue
@@ -964,22 +966,25 @@ def _plain_corners(card: CardQuad, cards: list[CardQuad], grad: _Grad, params: D
                and cv2.pointPolygonTest(c.corners.reshape(-1, 1, 2).astype(np.float32),
                                         (float(p[0]), float(p[1])), True) > -2.0 for c in cards):
             continue
-        plain = True
+        asked.append(k)
         for j in (k - 1, (k + 1) % 4):  # the neighbours: the two sides meeting at k
             d = q[j] - p
             length = _len(d) or 1.0
             u = d / length
             # outward normal: the side from k to j turned away from the card's middle
             n = np.array([u[1], -u[0]])
-            if float((q.mean(axis=0) - p) @ n) > 0:
+            if float((middle - p) @ n) > 0:
                 n = -n
             # the edge may lie a few pixels off a side fitted from the other corners
-            pts = p + _CORNER_T * d - origin + _CORNER_OFF * reach * n
-            across = (_sample(grad.gx, pts) * n[0] + _sample(grad.gy, pts) * n[1]).min(axis=0)
-            if _share(across < -0.5 * params.edge_gradient) < share:
-                plain = False
-                break
-        seen[k] = plain
+            sets.append((p + _CORNER_T * d - origin + _CORNER_OFF * reach * n, n))
+    if sets:  # every side of every corner asked about, sampled at once
+        pts = np.stack([pts for pts, _ in sets])
+        normals = np.array([n for _, n in sets])[:, None, None, :]
+        across = _sample(grad.gx, pts) * normals[..., 0] + _sample(grad.gy, pts) * normals[..., 1]
+        across = across.min(axis=1)
+        backed = np.count_nonzero(across < -0.5 * params.edge_gradient, axis=1) / across.shape[1] >= share
+        for i, k in enumerate(asked):
+            seen[k] = bool(backed[2 * i] and backed[2 * i + 1])
     if seen == list(card.seen):
         return card
     return CardQuad(card.corners, card.support, tuple(seen), card.alternatives)  # type: ignore[arg-type]
