@@ -554,19 +554,20 @@ def _merge(hyps: list[_Hyp], size: tuple[float, float], square: bool, max_off: f
     cw = size[0]
     order = sorted(range(len(hyps)), key=lambda i: -hyps[i].score)
     used = [False] * len(hyps)
+    centres = [h.quad.mean(axis=0) for h in hyps]
     out = []
     for i in order:
         if used[i]:
             continue
         rep = hyps[i].quad
-        center = rep.mean(0)
+        center = centres[i]
         direction = rep[1] - rep[0]
         measured: list[list[np.ndarray]] = [[], [], [], []]
         for j in order:
             if used[j]:
                 continue
             q = hyps[j].quad
-            if _len(q.mean(0) - center) > 0.15 * cw or not _parallel(direction, q[1] - q[0], 8.0):
+            if _len(centres[j] - center) > 0.15 * cw or not _parallel(direction, q[1] - q[0], 8.0):
                 continue
             k = int(np.argmin(np.linalg.norm(rep - q[0], axis=1)))
             if _len(rep[k] - q[0]) > 0.15 * cw:
