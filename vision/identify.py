@@ -27,6 +27,9 @@ the back's pattern.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -46,6 +49,9 @@ from vision.templates import (
     is_back,
     white_balance,
 )
+
+#: (x, y) of a template's best place in its search window.
+Loc = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -194,28 +200,226 @@ class _Corner:
     colour: np.ndarray
     grey: np.ndarray
     coarse: np.ndarray  # (2N,) best coarse correlation with every tl and br template
+    terms: _Terms | None = None  # for matching templates in `grey`, once needed
+
+
+def _match_cached(corner: _Corner, t: Templates, keys: list[tuple[str, int, int]]
+                  ) -> list[tuple[float, tuple[int, int]]]:
+    """`match_many` of the index templates (kind, level, card) in the corner's grey
+    window, each template's spectrum computed once and kept with the templates."""
+    if corner.terms is None:
+        corner.terms = _Terms.of(corner.grey)
+    return _best_matches(corner.terms, *_spectra_of(t, keys, corner.grey.shape))
+
+
+def _spectra_of(t: Templates, keys: list[tuple], shape: tuple[int, ...]
+                ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """The cached `template_spectra` of index templates (kind, level, card)."""
+    for key in keys:
+        if key not in t.cache:
+            one = (t.index_tl if key[0] == "tl" else t.index_br)[key[1], key[2]]
+            spectrum, norm, tshape = template_spectra(one[None], shape)
+            t.cache[key] = (spectrum[0], float(norm[0]), tshape, tuple(shape[:2]))
+    parts = [t.cache[key] for key in keys]
+    if any(p[3] != tuple(shape[:2]) for p in parts):
+        raise ValueError(f"templates cached for another image size than {shape[:2]}")
+    return np.stack([p[0] for p in parts]), np.array([p[1] for p in parts]), parts[0][2]
 
 
 def _corners(frame: np.ndarray, quad: np.ndarray, t: Templates, wanted: set[int]) -> dict[int, _Corner]:
     x, y, w, h = t.index_box_mm
     box = (x - MARGIN_MM, y - MARGIN_MM, w + 2 * MARGIN_MM, h + 2 * MARGIN_MM)
-    out = {}
-    for k in wanted:
+    order = sorted(wanted)
+    colours, greys, windows = [], [], []
+    for k in order:
         colour = warp_card(frame, quad[ROLL[k]], t.size_mm, INDEX_PPM, box)
         grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY) if colour.ndim == 3 else colour
-        windows = sliding_window_view(halve(grey).astype(np.float32), t.coarse_shape)
-        windows = windows.reshape(-1, t.coarse_shape[0] * t.coarse_shape[1])
-        windows = windows - windows.mean(axis=1, keepdims=True)
-        windows /= np.maximum(np.linalg.norm(windows, axis=1, keepdims=True), 1e-6)
-        out[k] = _Corner(colour, grey, (windows @ t.coarse).max(axis=0))
-    return out
+        colours.append(colour)
+        greys.append(grey)
+        windows.append(halve(grey))
+    # every corner against every card in one matrix product
+    best = window_correlations(np.stack(windows), _coarse_factors(t), t.coarse_shape).max(axis=1)
+    return {k: _Corner(colours[i], greys[i], best[i]) for i, k in enumerate(order)}
+
+
+def _window_sums(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The sum and the sum of squares (float64: exact for 8-bit pixels) of every `shape`
+    window of a grey image: two (H - h + 1, W - w + 1)."""
+    h, w = shape
+    s1, s2 = cv2.integral2(np.ascontiguousarray(image), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    return (s1[h:, w:] - s1[:-h, w:] - s1[h:, :-w] + s1[:-h, :-w],
+            s2[h:, w:] - s2[:-h, w:] - s2[h:, :-w] + s2[:-h, :-w])
+
+
+#: `_coarse_factors` leaves out directions along which no coarse template reaches this far.
+_COARSE_RANK_TOL = 1e-6
+
+
+def _coarse_factors(t: Templates) -> tuple[np.ndarray, np.ndarray] | np.ndarray:
+    """The coarse templates (h*w, 2N) as a product basis (h*w, r) @ mix (r, 2N) when they
+    span fewer dimensions than there are templates (cached with the templates). A drawn
+    deck's two corners are the same picture turned, so its 2N templates span about N
+    dimensions, and windows @ basis @ mix costs half of windows @ templates. Each
+    template is off by at most _COARSE_RANK_TOL (a correlation moves by no more); a deck
+    whose templates fill their dimensions keeps the plain matrix."""
+    key = ("coarse",)
+    if key not in t.cache:
+        c = t.coarse.astype(np.float64)
+        u, sv, vt = np.linalg.svd(c, full_matrices=False)
+        # what each template loses when only the first r directions are kept, for every r
+        tail = np.sqrt(np.cumsum(((sv[:, None] * vt) ** 2)[::-1], axis=0)[::-1])  # [r, j]: without 0..r-1
+        fits = [r for r in range(1, len(sv)) if tail[r].max() <= _COARSE_RANK_TOL]
+        r = fits[0] if fits else len(sv)
+        if r * (c.shape[0] + c.shape[1]) < 0.8 * c.shape[0] * c.shape[1]:
+            t.cache[key] = (u[:, :r].astype(np.float32), (sv[:r, None] * vt[:r]).astype(np.float32))
+        else:
+            t.cache[key] = t.coarse
+    return t.cache[key]
+
+
+def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[np.ndarray, np.ndarray],
+                        shape: tuple[int, int]) -> np.ndarray:
+    """The normalised correlation of every `shape` window of each image in the stack
+    (B, H, W) with every template, the columns of `flat_templates` (h*w, M) of zero mean
+    and unit length (templates.flat), or of their product (basis, mix): (B, windows, M).
+    The windows are not centred one by one: against a zero-mean template a raw window
+    correlates as its centred self, less its mean times the template's (rounding-sized)
+    sum; only the window's spread is needed, from running sums. A flat window correlates 0."""
+    n = shape[0] * shape[1]
+    b = images.shape[0]
+    rows = sliding_window_view(images.astype(np.float32), shape, axis=(1, 2)).reshape(-1, n)
+    basis, mix = flat_templates if isinstance(flat_templates, tuple) else (None, flat_templates)
+    s1, s2 = [np.concatenate([x.ravel() for x in part])
+              for part in zip(*(_window_sums(image, shape) for image in images), strict=True)]
+    spread = s2 - s1 * s1 / n
+    flat = spread < 0.5  # integer pixels: any window not flat spreads at least 1 - 1/n
+    scale = np.where(flat, 0.0, 1.0 / np.sqrt(np.where(flat, 1.0, spread))).astype(np.float32)[:, None]
+    mean = (s1 / n).astype(np.float32)[:, None]
+    if basis is None:
+        out = (rows @ mix - mean * mix.sum(axis=0)) * scale
+    else:  # the windows' mean and scale taken out before the last (widest) product
+        out = ((rows @ basis - mean * basis.sum(axis=0)) * scale) @ mix
+    return out.reshape(b, -1, out.shape[-1])
 
 
 def _match(crop: np.ndarray, template: np.ndarray) -> tuple[float, tuple[int, int]]:
     """Best normalised correlation of the template in the search window, and where."""
-    r = cv2.matchTemplate(crop, template, cv2.TM_CCOEFF_NORMED)
-    _, v, _, loc = cv2.minMaxLoc(r)
-    return (float(v) if np.isfinite(v) else 0.0), loc
+    return match_many(crop, template[None])[0]
+
+
+def match_many(image: np.ndarray, templates: np.ndarray) -> list[tuple[float, tuple[int, int]]]:
+    """For each template of the stack (K, h, w): its best normalised correlation in the
+    grey image and where, (x, y) of the window's top-left, as `cv2.matchTemplate` with
+    TM_CCOEFF_NORMED and `cv2.minMaxLoc` give them (to float rounding)."""
+    if templates.shape[1] > image.shape[0] or templates.shape[2] > image.shape[1]:
+        raise ValueError(f"templates of {templates.shape[1]}x{templates.shape[2]} do not fit in an image "
+                         f"of {image.shape[0]}x{image.shape[1]}")
+    return _best_matches(_Terms.of(image), *template_spectra(templates, image.shape))
+
+
+def template_spectra(templates: np.ndarray, shape: tuple[int, ...]
+                     ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """What `_best_matches` needs of a stack of templates (K, h, w) to match them in
+    images of `shape`: the conjugate spectra of the zero-mean templates (K, H', W'//2 + 1)
+    at the image's transform size (`_dft_size`), their lengths (K,), and their (h, w)."""
+    k, h, w = templates.shape
+    t0 = templates.reshape(k, -1).astype(np.float64)
+    t0 -= t0.mean(axis=1, keepdims=True)
+    norms = np.sqrt((t0 * t0).sum(axis=1))
+    spectra = np.stack([_half_spectrum(x, _dft_size(shape)) for x in t0.reshape(k, h, w).astype(np.float32)])
+    spectra[:, 0, 0] = 0.0  # zero mean: exactly no constant term
+    return np.conj(spectra), norms, (h, w)
+
+
+def _dft_size(shape: tuple[int, ...]) -> tuple[int, int]:
+    """The transform size for images of `shape`: at least as large (so a template inside
+    the image never wraps round), of small prime factors (OpenCV's transform is several
+    times faster on them)."""
+    return cv2.getOptimalDFTSize(shape[0]), cv2.getOptimalDFTSize(shape[1])
+
+
+def _half_spectrum(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The spectrum (complex64) of a float32 image zero-padded to `size`, its columns up to
+    the middle (a real image's spectrum is symmetric: the rest says nothing new)."""
+    padded = cv2.copyMakeBorder(image, 0, size[0] - image.shape[0], 0, size[1] - image.shape[1],
+                                cv2.BORDER_CONSTANT, value=0)
+    full = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+    return full.view(np.complex64)[:, :size[1] // 2 + 1, 0]
+
+
+class _Terms:
+    """What matching needs of an image, once for all the templates matched in it: its
+    spectrum (less its mean, which a zero-mean template does not see and which would
+    only cost precision) and its running sums (for each window's spread)."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        if image.ndim != 2:
+            raise ValueError(f"matching needs a grey image, got shape {image.shape}")
+        self.image = image
+        self.s1, self.s2 = cv2.integral2(np.ascontiguousarray(image), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+        f = image.astype(np.float32)
+        f -= np.float32(self.s1[-1, -1] / image.size)
+        self.spectrum = _half_spectrum(f, _dft_size(image.shape))
+        self._spread: dict[tuple[int, int], np.ndarray] = {}
+
+    @classmethod
+    def of(cls, image: np.ndarray) -> _Terms:
+        return cls(image)
+
+    def sums(self, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """`_window_sums` of the image."""
+        h, w = shape
+        s1, s2 = self.s1, self.s2
+        return (s1[h:, w:] - s1[:-h, w:] - s1[h:, :-w] + s1[:-h, :-w],
+                s2[h:, w:] - s2[:-h, w:] - s2[h:, :-w] + s2[:-h, :-w])
+
+    def spread(self, shape: tuple[int, int]) -> np.ndarray:
+        """The length of every `shape` window less its mean (float64)."""
+        if shape not in self._spread:
+            s1, s2 = self.sums(shape)
+            self._spread[shape] = np.sqrt(np.maximum(s2 - s1 * s1 / (shape[0] * shape[1]), 0.0))
+        return self._spread[shape]
+
+
+@functools.lru_cache(maxsize=16)
+def _inverse_parts(shape: tuple[int, int], out: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The two matrices that take a product spectrum (H, W // 2 + 1) straight to the first
+    `out` rows and columns of its inverse real transform: only the shifts that keep the
+    template inside the image are wanted, a small corner of the whole inverse."""
+    (h, w), (ry, rx) = shape, out
+    rows = np.exp(2j * np.pi * np.outer(np.arange(ry), np.arange(h)) / h) / h
+    half = w // 2 + 1
+    weight = np.full(half, 2.0)
+    weight[0] = 1.0
+    if w % 2 == 0:
+        weight[-1] = 1.0
+    cols = weight[:, None] * np.exp(2j * np.pi * np.outer(np.arange(half), np.arange(rx)) / w) / w
+    return rows.astype(np.complex64), cols.astype(np.complex64)
+
+
+def _best_matches(terms: _Terms, spectra: np.ndarray, norms: np.ndarray,
+                  tshape: tuple[int, int]) -> list[tuple[float, tuple[int, int]]]:
+    """Normalised correlation (TM_CCOEFF_NORMED) of each template at every shift that keeps
+    it inside the image, by the image's and the templates' spectra (cross-correlation is
+    a product of spectra), and the best of each: (score, (x, y))."""
+    ih, iw = terms.image.shape
+    h, w = tshape
+    ry, rx = ih - h + 1, iw - w + 1
+    if ry < 1 or rx < 1:
+        raise ValueError(f"templates of {h}x{w} do not fit in an image of {ih}x{iw}")
+    rows, cols = _inverse_parts(_dft_size((ih, iw)), (ry, rx))
+    k, fh, fw = spectra.shape
+    # two matrix products for the whole stack: over the columns, then over the rows
+    part = ((terms.spectrum * spectra).reshape(k * fh, fw) @ cols).reshape(k, fh, rx)
+    num = (rows @ part.transpose(1, 0, 2).reshape(fh, k * rx)).real.reshape(ry, k, rx).transpose(1, 0, 2)
+    den = terms.spread((h, w))[None] * norms[:, None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = num / den
+        if not (np.abs(r) < 1.0).all():
+            # OpenCV's own rule where rounding takes the quotient past 1 (or the window is flat)
+            r = np.where(np.abs(num) < den, r, np.where(np.abs(num) < den * 1.125, np.sign(num), 0.0))
+    best = r.reshape(k, -1).argmax(axis=1)
+    return [(float(r[i].flat[j]), (int(j % rx), int(j // rx))) for i, j in enumerate(best.tolist())]
 
 
 def pair_margin(query: np.ndarray, a: np.ndarray, b: np.ndarray, min_pixels: int = 12,
@@ -278,36 +482,46 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     for i, r in enumerate(rots):
         parts = [corners[k].coarse[:n_cards] if kind == "tl" else corners[k].coarse[n_cards:]
                  for k, kind in visible(r)]
-        coarse[i] = np.mean(parts, axis=0)
+        coarse[i] = parts[0] if len(parts) == 1 else (parts[0] + parts[1]) / 2  # as np.mean adds them
     best_rot = coarse.argmax(axis=0)
     per_card = coarse.max(axis=0)
     n = min(params.shortlist, n_cards)
     shortlist = np.argpartition(-per_card, n - 1)[:n]
 
-    def match(j: int, level: int) -> tuple[float, int, list[tuple[int, str, tuple[int, int]]]]:
-        r = rots[best_rot[j]]
-        scores, where = [], []
-        for k, kind in visible(r):
-            s, loc = _match(corners[k].grey, (t.index_tl if kind == "tl" else t.index_br)[level, j])
-            scores.append(s)
-            where.append((k, kind, loc))
-        return float(np.mean(scores)), r, where
+    def match(requests: list[tuple[int, int]]) -> list[tuple[float, int, list[tuple[int, str, Loc]]]]:
+        """For each (card, level): its mean correlation over the visible indices in its
+        best rotation, the rotation, and where each index matched (one `match_many` per
+        quad corner for all of them)."""
+        asked: dict[int, list[tuple[str, int, int]]] = {}
+        for j, level in requests:
+            for k, kind in visible(rots[best_rot[j]]):
+                asked.setdefault(k, []).append((kind, level, j))
+        found = {k: iter(_match_cached(corners[k], t, keys)) for k, keys in asked.items()}
+        out = []
+        for j, _level in requests:
+            r = rots[best_rot[j]]
+            scores, where = [], []
+            for k, kind in visible(r):
+                s, loc = next(found[k])
+                scores.append(s)
+                where.append((k, kind, loc))
+            out.append((_mean(scores), r, where))
+        return out
 
     # 2. exact: templates as blurred as the card's own edge is (or, when its edge cannot be
     # seen, the blur level that fits the likeliest card best), then matchTemplate over the
     # search window for every card of the shortlist, each in its best rotation.
     top = int(shortlist[np.argmax(per_card[shortlist])])
     blur = _blur_of(ppm, steps)  # a step's spread does not change as its side moves
+    others = [int(j) for j in shortlist if int(j) != top]
     if blur is not None:
         level = min(int(np.searchsorted(LEVEL_EDGES_MM, blur)), t.levels - 1)
-        exact = {top: match(top, level)}
+        exact = dict(zip([top, *others], match([(j, level) for j in (top, *others)]), strict=True))
     else:
-        by_level = [match(top, lv) for lv in range(t.levels)]
+        by_level = match([(top, lv) for lv in range(t.levels)])
         level = int(np.argmax([m[0] for m in by_level]))
         exact = {top: by_level[level]}
-    for j in shortlist:
-        if int(j) != top:
-            exact[int(j)] = match(int(j), level)
+        exact.update(zip(others, match([(j, level) for j in others]), strict=True))
     ranked = sorted(exact, key=lambda j: -exact[j][0])
     best = ranked[0]
 
@@ -332,7 +546,7 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
                 where, mid, d = _pair_cached(t, level, kind, a, b)
                 if where is not None:
                     values.append(float(((balanced[key].reshape(-1)[where] - mid) * d).sum() / (d * d).sum()))
-            return float(np.mean(values)) if values else 0.5
+            return _mean(values) if values else 0.5
 
         champion = best
         for j in pool[1:]:
@@ -619,44 +833,94 @@ def _edge_steps(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float
     side, read within 2.5 mm of the edge, where every card is still its white margin."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     q = np.asarray(quad, np.float64).reshape(4, 2)
-    sides = np.linalg.norm(q[ROLL[1]] - q, axis=1)
-    mm = np.array([size_mm[0], size_mm[1], size_mm[0], size_mm[1]])
-    ppm = float(np.median(sides / mm))
-    reach = float(np.clip(reach_mm * ppm, 3.0, 4 * reach_mm))
+    # plain floats for the handful of numbers: numpy's call overhead on 4-element arrays
+    # cost more than the profiles themselves (the same values, to the last bit)
+    side = q[ROLL[1]] - q
+    dx, dy = side[:, 0].tolist(), side[:, 1].tolist()
+    sides = [math.sqrt(a * a + b * b) for a, b in zip(dx, dy, strict=True)]
+    lengths = (size_mm[0], size_mm[1], size_mm[0], size_mm[1])
+    per_mm = sorted(s / m for s, m in zip(sides, lengths, strict=True))
+    ppm = (per_mm[1] + per_mm[2]) / 2
+    reach = min(max(reach_mm * ppm, 3.0), 4 * reach_mm)
     out = -1.0 if signed_area(q) < 0 else 1.0
     steps = np.arange(-reach, reach + 1e-9, 0.5)
-    mids = (steps[:-1] + steps[1:]) / 2
-    t = np.linspace(0.2, 0.8, 12)[None, :, None, None]
+    mids = ((steps[:-1] + steps[1:]) / 2).tolist()
     # all four sides' profiles in one remap (four remaps and four medians cost 3 times more)
-    side = q[ROLL[1]] - q
-    n = np.stack([side[:, 1], -side[:, 0]], axis=1) / np.maximum(sides, 1e-6)[:, None] * out
-    pts = q[:, None, None, :] + t * side[:, None, None, :] + steps[None, None, :, None] * n[:, None, None, :]
+    n = np.array([[b / max(s, 1e-6) * out, -a / max(s, 1e-6) * out]
+                  for a, b, s in zip(dx, dy, sides, strict=True)])
+    pts = (q[:, None, None, :] + _ALONG * side[:, None, None, :]
+           + steps[None, None, :, None] * n[:, None, None, :])
     pts = pts.reshape(-1, len(steps), 2).astype(np.float32)
     across = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    profiles = np.median(across.reshape(4, -1, len(steps)).astype(np.float32), axis=1)
+    # the median of the 12 samples at each step: the mean of the 6th and 7th in order
+    ordered = np.sort(across.reshape(4, len(_ALONG.ravel()), len(steps)), axis=1).astype(np.float32)
+    profiles = ((ordered[:, 5] + ordered[:, 6]) / 2).tolist()
     found = []
     for i, prof in enumerate(profiles):
-        d = -np.diff(prof)  # positive where it gets darker going out
-        k = int(np.argmax(d))
+        # every value below is a multiple of 0.5 under 256: exact in any order of adding
+        d = [a - b for a, b in itertools.pairwise(prof)]  # positive where it gets darker going out
+        k = max(range(len(d)), key=d.__getitem__)
         lo, hi = max(0, k - 6), min(len(d), k + 7)
-        if float(prof[lo] - prof[min(hi, len(prof) - 1)]) < min_contrast:
+        if prof[lo] - prof[min(hi, len(prof) - 1)] < min_contrast:
             continue
-        w = np.clip(d[lo:hi], 0, None)
-        total = float(w.sum())
+        w = [max(v, 0.0) for v in d[lo:hi]]
+        total = sum(w)
         if total <= 0:
             continue
-        mu = float((w * mids[lo:hi]).sum() / total)
-        sigma = float(np.sqrt((w * (mids[lo:hi] - mu) ** 2).sum() / total))
+        mu = _np_sum([a * b for a, b in zip(w, mids[lo:hi], strict=True)]) / total
+        spread = _np_sum([a * ((b - mu) * (b - mu)) for a, b in zip(w, mids[lo:hi], strict=True)])
+        sigma = math.sqrt(spread / total)
         # the edge is where the step is steepest (a parabola through the peak): the
         # centroid above leans towards the print beside a heavily blurred edge
         edge = float("nan")  # steepest at the profile's end: the edge may lie beyond it
         if 0 < k < len(d) - 1:
-            edge = float(mids[k])
-            curve = float(d[k - 1] - 2 * d[k] + d[k + 1])
+            edge = mids[k]
+            curve = d[k - 1] - 2 * d[k] + d[k + 1]
             if curve < 0:
-                edge += 0.25 * float(d[k - 1] - d[k + 1]) / curve
+                edge += 0.25 * (d[k - 1] - d[k + 1]) / curve
         found.append((i, sigma, edge))
     return ppm, found
+
+
+#: Where along each side (as a fraction of it) `_edge_steps` reads its profiles.
+_ALONG = np.linspace(0.2, 0.8, 12)[None, :, None, None]
+
+
+def _np_sum(values: list[float]) -> float:
+    """The sum of a short list of floats added in the order numpy's `sum` adds a float64
+    array of that length (pairwise, eight running sums from 8 elements on), so a plain
+    Python loop gives the same bits as the numpy expression it replaces."""
+    n = len(values)
+    if n < 8:
+        total = 0.0
+        for v in values:
+            total += v
+        return total
+    if n > 128:
+        return float(np.sum(np.asarray(values, np.float64)))
+    r = list(values[:8])
+    i = 8
+    while i + 8 <= n:
+        for j in range(8):
+            r[j] += values[i + j]
+        i += 8
+    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for v in values[i:]:
+        total += v
+    return total
+
+
+def _mean(values: list[float]) -> float:
+    """The mean of a short list of floats, to the bit as `np.mean` gives it (a plain loop:
+    numpy's call costs more than the adding on a handful of values)."""
+    return _np_sum(values) / len(values)
+
+
+def _median(values: list[float]) -> float:
+    """The median of a non-empty list of floats, to the bit as `np.median` gives it."""
+    v = sorted(values)
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
 
 
 def _farther(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, float],
@@ -684,7 +948,7 @@ def edge_blur_mm(frame: np.ndarray, quad: np.ndarray, size_mm: tuple[float, floa
 
 
 def _blur_of(ppm: float, found: list[tuple[int, float, float]]) -> float | None:
-    return float(np.median([sigma for _, sigma, _ in found])) / ppm if found else None
+    return _median([sigma for _, sigma, _ in found]) / ppm if found else None
 
 
 #: A step measured with more spread than this (pixels) is one the profile cannot place:
@@ -734,5 +998,6 @@ def face_score(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int, rotati
     if face.ndim == 3:
         face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     face = cv2.GaussianBlur(face, (3, 3), 0)
-    s, _ = _match(face, t.face[j])
-    return s
+    r = cv2.matchTemplate(face, t.face[j], cv2.TM_CCOEFF_NORMED)
+    v = cv2.minMaxLoc(r)[1]
+    return float(v) if np.isfinite(v) else 0.0

@@ -73,6 +73,11 @@ class Templates:
     coarse: np.ndarray = field(repr=False, default=None)  # (h'*w', 2N): tl then br, half size
     coarse_shape: tuple[int, int] = (0, 0)
     pairs: dict = field(repr=False, default_factory=dict, compare=False)  # pair_margin cache
+    #: identify's cache of what it derives from the templates as it first needs it: each
+    #: index template's spectrum by (kind, level, card) (20 KB a template at 3 px/mm: 6.6
+    #: MB if every index template of the standard deck is matched), and the coarse
+    #: templates' factors.
+    cache: dict = field(repr=False, default_factory=dict, compare=False)
     #: Rank and suit samples (vision.glyphs.Glyphs) for decks whose cards have both:
     #: identification then reads the rank and the suit apart, as a person does.
     glyphs: object | None = field(repr=False, default=None, compare=False)

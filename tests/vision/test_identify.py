@@ -207,3 +207,69 @@ def test_colour_does_not_overturn_the_index_for_a_card_whose_face_is_far_worse(s
     quad = np.array(json.loads((data / "qs_blurred_hard_demo.json").read_text())["quad"], np.float32)
     assert identify(frame, quad, standard).code == "QS"
     assert identify(frame, quad, standard, params=IdentifyParams(overturn_face=9.0)).code == "2C"
+
+
+# --- the fast forms of identification's arithmetic equal the plain ones -----------------
+
+def test_match_many_gives_opencv_template_matching_scores_and_places():
+    from vision.identify import match_many
+
+    rng = np.random.default_rng(3)
+    for h, w, th, tw in ((90, 51, 81, 42), (40, 33, 7, 30), (25, 64, 25, 5)):
+        image = cv2.GaussianBlur(rng.integers(0, 256, (h, w)).astype(np.uint8), (3, 3), 0)
+        templates = rng.integers(0, 256, (4, th, tw)).astype(np.uint8)
+        if h >= th + 3:
+            templates[0] = image[3:3 + th, 1:1 + tw]  # one that fits a window exactly
+        for template, (score, loc) in zip(templates, match_many(image, templates), strict=True):
+            _, want, _, where = cv2.minMaxLoc(cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED))
+            assert score == pytest.approx(want, abs=1e-4)
+            assert loc == where
+
+
+def test_match_many_scores_a_flat_window_zero_and_refuses_a_template_larger_than_the_image():
+    from vision.identify import match_many
+
+    flat = np.full((20, 20), 200, np.uint8)
+    template = np.random.default_rng(0).integers(0, 256, (5, 5)).astype(np.uint8)
+    assert match_many(flat, template[None])[0][0] == 0.0
+    with pytest.raises(ValueError, match="do not fit"):
+        match_many(flat[:4], template[None])
+
+
+def test_window_correlations_equal_centred_normalised_windows_times_templates():
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    from vision.identify import _coarse_factors, window_correlations
+    from vision.templates import halve
+
+    t = deck_templates("standard")
+    rng = np.random.default_rng(5)
+    grey = t.index_tl[0, rng.integers(0, len(t), 2)]
+    images = np.stack([np.pad(halve(g), ((2, 3), (3, 2)), mode="edge") for g in grey])
+    images[1, :5, :5] = 77  # part of a window flat
+    windows = sliding_window_view(images.astype(np.float32), t.coarse_shape, axis=(1, 2))
+    windows = windows.reshape(2, -1, t.coarse_shape[0] * t.coarse_shape[1])
+    windows = windows - windows.mean(axis=2, keepdims=True)
+    windows /= np.maximum(np.linalg.norm(windows, axis=2, keepdims=True), 1e-6)
+    want = windows @ t.coarse
+    factors = _coarse_factors(t)
+    assert isinstance(factors, tuple)  # a drawn deck's two corners are one picture: fewer dimensions
+    assert factors[0].shape[1] < t.coarse.shape[1]
+    for templates in (t.coarse, factors):
+        got = window_correlations(images, templates, t.coarse_shape)
+        assert got.shape == want.shape
+        assert np.abs(got - want).max() < 1e-4
+    blank = np.full((1, *images.shape[1:]), 128, np.uint8)
+    assert not window_correlations(blank, t.coarse, t.coarse_shape).any()
+
+
+def test_plain_float_sums_and_medians_equal_numpy_to_the_bit():
+    from vision.identify import _mean, _median, _np_sum
+
+    rng = np.random.default_rng(9)
+    for n in range(1, 40):
+        values = (rng.normal(0, 1, n) * 10 ** rng.uniform(-3, 3, n)).tolist()
+        assert _np_sum(values) == float(np.sum(np.array(values)))
+        assert _mean(values) == float(np.mean(values))
+        assert _median(values) == float(np.median(values))
+    assert _np_sum([]) == 0.0
