@@ -464,11 +464,13 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     if frame.ndim not in (2, 3):
         raise ValueError(f"identify needs a BGR or grey frame, got shape {frame.shape}")
     quad = np.asarray(quad, np.float32).reshape(4, 2)
-    ppm, steps = _edge_steps(frame, quad, t.size_mm)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame  # once for both reads
+    ppm, steps = _edge_steps(grey, quad, t.size_mm)
     if params.fit_edges:
-        quad = fit_to_edges(quad, _farther(frame, quad, t.size_mm, steps))
+        quad = fit_to_edges(quad, _farther(grey, quad, t.size_mm, steps))
     rots = rotations(t.square)
     corners = _corners(frame, quad, t, set(rots))
+    views = _FaceViews(frame, quad, t)
 
     def visible(r: int) -> list[tuple[int, str]]:
         """(quad corner, which template) of the indices visible in rotation r."""
@@ -552,7 +554,7 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
         for j in pool[1:]:
             if versus(champion, j) < 0 and versus(j, champion) > 0 and \
                     exact[j][0] >= exact[champion][0] - params.colour_overturn and \
-                    _best_face(frame, quad, t, j) >= _best_face(frame, quad, t, champion) - \
+                    _best_face(frame, quad, t, j, views) >= _best_face(frame, quad, t, champion, views) - \
                     params.overturn_face:
                 champion = j
         best = champion
@@ -571,7 +573,7 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     # Which way up: rotations whose coarse index score is as good, settled by the face.
     i_best = rots.index(r_best)
     candidates = [r for i, r in enumerate(rots) if coarse[i, best] >= coarse[i_best, best] - 0.02]
-    faces = {r: face_score(frame, quad, t, best, r) for r in candidates}
+    faces = {r: views.score(best, r) for r in candidates}
     rotation = max(candidates, key=lambda r: faces[r])
     known = score >= params.min_score and margin >= params.min_margin and not is_back(t.codes[best])
     generic = getattr(t.glyphs, "generic", False)
@@ -581,16 +583,16 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
         # whole corner (it has neither) keeps that answer, as does any card clearly
         # matched as a drawn corner when the glyphs are generic (our own printed deck).
         corner_read = tuple((t.codes[j], round(exact[j][0], 3)) for j in ranked if not is_back(t.codes[j]))
-        named = by_glyphs(frame, quad, t, seen, params, level, prior, corner_read[:3])
+        named = by_glyphs(frame, quad, t, seen, params, level, prior, corner_read[:3], views)
         if named.code is None and generic and margin > 0:
-            plain = _plain_corner(frame, quad, t, best, ranked, exact, params)
+            plain = _plain_corner(frame, quad, t, best, ranked, exact, params, views)
             if plain is not None:
                 face, rotation = plain
                 return Identity(code=t.codes[best], score=score, margin=float(margin), rotation=rotation,
                                 corners=quad[ROLL[rotation]], best=t.codes[best], face=face, level=level,
                                 candidates=corner_read[:3])
         if named.code is None:
-            picked = by_face(frame, quad, t, corner_read, seen, params, prior)
+            picked = by_face(frame, quad, t, corner_read, seen, params, prior, views)
             if picked is not None:
                 code, pair, rotation, face = picked
                 return replace(named, code=code, margin=pair, rotation=rotation, corners=quad[ROLL[rotation]],
@@ -598,7 +600,7 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
         return named
     offered = tuple((t.codes[j], round(exact[j][0], 3)) for j in pool if not is_back(t.codes[j]))[:3]
     if not known and not is_back(t.codes[best]):
-        picked = by_face(frame, quad, t, offered, seen, params, prior)
+        picked = by_face(frame, quad, t, offered, seen, params, prior, views)
         if picked is not None:
             code, pair, rotation, face = picked
             return Identity(code=code, score=float(exact[t.codes.index(code)][0]), margin=pair,
@@ -616,8 +618,8 @@ FACE_MAX_BLUR_MM = 2.0
 
 
 def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[tuple[str, float]],
-            seen: Sequence[bool], params: IdentifyParams,
-            prior: Prior | None = None) -> tuple[str, float, int, float] | None:
+            seen: Sequence[bool], params: IdentifyParams, prior: Prior | None = None,
+            views: _FaceViews | None = None) -> tuple[str, float, int, float] | None:
     """(card, margin, rotation, face) of the likely card whose whole face in colour is
     plainly nearest the card in view, else None. `corner`: the likely cards and their
     whole-corner correlations, best first (the first three meet).
@@ -638,11 +640,12 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
             idx.append(t.codes.index(code))
     if len(idx) < 2:
         return None
-    grey = {(j, r): face_score(frame, quad, t, j, r) for j in idx for r in rotations(t.square)}
+    views = views or _FaceViews(frame, quad, t)
+    grey = {(j, r): views.score(j, r) for j in idx for r in rotations(t.square)}
     rotation = max(grey, key=lambda jr: grey[jr])[1]
     k = round(PAIR_INSET_MM * FACE_PPM)
     h, w = t.face_colour.shape[1:3]
-    view = white_balance(warp_card(frame, quad[ROLL[rotation]], t.size_mm, FACE_PPM)[k:k + h, k:k + w])
+    view = white_balance(views.colour(rotation)[k:k + h, k:k + w])
     blur = edge_blur_mm(frame, quad, t.size_mm)
     sigma = UNSEEN_BLUR_MM if blur is None else blur
     if sigma > FACE_MAX_BLUR_MM:
@@ -677,15 +680,17 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
 
 
 def _plain_corner(frame: np.ndarray, quad: np.ndarray, t: Templates, best: int, ranked: list[int],
-                  exact: dict, params: IdentifyParams) -> tuple[float, int] | None:
+                  exact: dict, params: IdentifyParams, views: _FaceViews | None = None
+                  ) -> tuple[float, int] | None:
     """(face, rotation) when the whole corner names card `best` plainly and its face
     agrees, clearly ahead of the runner-up's face (see IdentifyParams.drawn_*); else None."""
     score = exact[best][0]
     rival = next((j for j in ranked if j != best and t.codes[j] not in t.same[t.codes[best]]), None)
     if rival is None or score < params.drawn_corner or score - exact[rival][0] < params.drawn_corner_lead:
         return None
-    face, rotation = max(((face_score(frame, quad, t, best, r), r) for r in (0, 2)), key=lambda x: x[0])
-    other = max(face_score(frame, quad, t, rival, r) for r in (0, 2))
+    views = views or _FaceViews(frame, quad, t)
+    face, rotation = max(((views.score(best, r), r) for r in (0, 2)), key=lambda x: x[0])
+    other = max(views.score(rival, r) for r in (0, 2))
     if face < params.drawn_face or face - other < params.drawn_face_lead:
         return None
     return face, rotation
@@ -737,7 +742,7 @@ class Prior:
 
 def by_glyphs(frame: np.ndarray, quad: np.ndarray, t: Templates, seen: Sequence[bool],
               params: IdentifyParams, level: int, prior: Prior | None = None,
-              corner_read: tuple[tuple[str, float], ...] = ()) -> Identity:
+              corner_read: tuple[tuple[str, float], ...] = (), views: _FaceViews | None = None) -> Identity:
     """The card named by its rank glyph and suit pip read apart (vision.glyphs).
 
     Rank and suit must each be clearly ahead. When one of them is not, and the whole
@@ -768,11 +773,12 @@ def by_glyphs(frame: np.ndarray, quad: np.ndarray, t: Templates, seen: Sequence[
                 cands.append((code, min(rs, ss)))
     cands.sort(key=lambda c: -c[1])
     faces: dict[str, tuple[float, int]] = {}
+    views = views or _FaceViews(frame, quad, t)
 
     def face_of(code: str) -> tuple[float, int]:
         if code not in faces:
             j = t.codes.index(code)
-            faces[code] = max(((face_score(frame, quad, t, j, r), r) for r in (0, 2)), key=lambda x: x[0])
+            faces[code] = max(((views.score(j, r), r) for r in (0, 2)), key=lambda x: x[0])
         return faces[code]
 
     code, note = d.code, ""
@@ -986,18 +992,60 @@ def fit_to_edges(quad: np.ndarray, found: list[tuple[int, float, float]],
     return np.array(corners, np.float32)
 
 
-def _best_face(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int) -> float:
+def _best_face(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int,
+               views: _FaceViews | None = None) -> float:
     """Card j's face score the best way up (of the two a card lies, four if square)."""
-    return max(face_score(frame, quad, t, j, r) for r in rotations(t.square))
+    views = views or _FaceViews(frame, quad, t)
+    return max(views.score(j, r) for r in rotations(t.square))
 
 
-def face_score(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int, rotation: int) -> float:
+def face_score(frame: np.ndarray, quad: np.ndarray, t: Templates, j: int, rotation: int,
+               views: _FaceViews | None = None) -> float:
     """Correlation of the card's whole face (low resolution, grey) with card j's face,
-    taking quad corner `rotation` as the card's top-left."""
-    face = warp_card(frame, quad[ROLL[rotation]], t.size_mm, FACE_PPM)
-    if face.ndim == 3:
-        face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    face = cv2.GaussianBlur(face, (3, 3), 0)
-    r = cv2.matchTemplate(face, t.face[j], cv2.TM_CCOEFF_NORMED)
-    v = cv2.minMaxLoc(r)[1]
-    return float(v) if np.isfinite(v) else 0.0
+    taking quad corner `rotation` as the card's top-left. `views`: the card's face views
+    already warped for this frame and quad, shared by the calls of one identification."""
+    return (views or _FaceViews(frame, quad, t)).score(j, rotation)
+
+
+class _FaceViews:
+    """The card inside a quad at FACE_PPM, each way up, warped once for all the cards it
+    is compared with: in colour (`by_face`) and in grey, lightly blurred (`face_score`).
+    Half a turn round is the same picture read backwards, so the ways up r and r + 2 come
+    from one warp one pixel larger (when the card is whole pixels at FACE_PPM): the same
+    points of the frame, up to rounding in the last bits of their coordinates."""
+
+    def __init__(self, frame: np.ndarray, quad: np.ndarray, t: Templates) -> None:
+        self.frame, self.quad, self.t = frame, np.asarray(quad, np.float32).reshape(4, 2), t
+        self._colour: dict[int, np.ndarray] = {}
+        self._grey: dict[int, np.ndarray] = {}
+
+    def colour(self, rotation: int) -> np.ndarray:
+        """The face (BGR, or grey for a grey frame), quad corner `rotation` at its top-left."""
+        if rotation not in self._colour:
+            w, h = (v * FACE_PPM for v in self.t.size_mm)
+            base = rotation % 2
+            if abs(w - round(w)) < 1e-9 and abs(h - round(h)) < 1e-9:
+                w, h = round(w), round(h)
+                H = card_homography(self.quad[ROLL[base]], self.t.size_mm, FACE_PPM)
+                both = cv2.warpPerspective(self.frame, H, (w + 1, h + 1),
+                                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                           borderMode=cv2.BORDER_REPLICATE)
+                self._colour[base] = both[:h, :w]
+                self._colour[base + 2] = np.ascontiguousarray(both[h:0:-1, w:0:-1])
+            else:
+                self._colour[rotation] = warp_card(self.frame, self.quad[ROLL[rotation]], self.t.size_mm,
+                                                   FACE_PPM)
+        return self._colour[rotation]
+
+    def grey(self, rotation: int) -> np.ndarray:
+        if rotation not in self._grey:
+            face = self.colour(rotation)
+            if face.ndim == 3:
+                face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+            self._grey[rotation] = cv2.GaussianBlur(face, (3, 3), 0)
+        return self._grey[rotation]
+
+    def score(self, j: int, rotation: int) -> float:
+        r = cv2.matchTemplate(self.grey(rotation), self.t.face[j], cv2.TM_CCOEFF_NORMED)
+        v = cv2.minMaxLoc(r)[1]
+        return float(v) if np.isfinite(v) else 0.0

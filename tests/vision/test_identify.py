@@ -273,3 +273,22 @@ def test_plain_float_sums_and_medians_equal_numpy_to_the_bit():
         assert _mean(values) == float(np.mean(values))
         assert _median(values) == float(np.median(values))
     assert _np_sum([]) == 0.0
+
+
+def test_the_face_half_a_turn_round_is_the_same_warp_read_backwards(standard):
+    from vision.detect import ROLL
+    from vision.identify import _FaceViews, face_score
+    from vision.templates import FACE_PPM
+
+    frame, corners = lay(render_card("standard", "QH", 6.0), standard.size_mm, angle=23, ppm=2.3)
+    views = _FaceViews(frame, corners, standard)
+    for r in (0, 2):
+        direct = warp_card(frame, corners[ROLL[r]], standard.size_mm, FACE_PPM).astype(int)
+        shared = views.colour(r).astype(int)
+        assert shared.shape == direct.shape
+        # the same points of the frame: at most a rounding step apart, in a few pixels
+        assert np.abs(shared - direct).max() <= 1
+        assert (shared != direct).any(axis=2).mean() < 0.01
+    j = standard.codes.index("QH")
+    assert views.score(j, 0) == face_score(frame, corners, standard, j, 0)
+    assert views.score(j, 0) > 0.8 > views.score(standard.codes.index("2C"), 0)
