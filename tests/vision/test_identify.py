@@ -292,3 +292,19 @@ def test_the_face_half_a_turn_round_is_the_same_warp_read_backwards(standard):
     j = standard.codes.index("QH")
     assert views.score(j, 0) == face_score(frame, corners, standard, j, 0)
     assert views.score(j, 0) > 0.8 > views.score(standard.codes.index("2C"), 0)
+
+
+def test_white_balance_divides_by_the_paper_percentile_of_each_channel_to_the_bit():
+    from vision.templates import PAPER_PERCENTILE
+
+    rng = np.random.default_rng(11)
+    for shape in ((81, 42, 3), (7, 5, 3)):
+        crop = rng.integers(0, 256, shape).astype(np.uint8)
+        crop[..., 1] = 0  # a channel without paper: divided by 1
+        for image in (crop, crop.astype(np.float32) * 0.7 + 0.3):
+            px = image.astype(np.float32).reshape(-1, 3)
+            paper = np.percentile(px, PAPER_PERCENTILE, axis=0, method="lower")
+            want = image.astype(np.float32) / np.maximum(paper, 1.0).astype(np.float32)
+            got = white_balance(image)
+            assert got.dtype == np.float32
+            assert np.array_equal(got, want)
