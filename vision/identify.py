@@ -255,8 +255,9 @@ def _window_sums(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray,
 _COARSE_RANK_TOL = 1e-6
 
 
-def _coarse_factors(t: Templates) -> tuple[np.ndarray, np.ndarray] | np.ndarray:
-    """The coarse templates (h*w, 2N) as a product basis (h*w, r) @ mix (r, 2N) when they
+def _coarse_factors(t: Templates) -> tuple[np.ndarray, np.ndarray, np.ndarray] | np.ndarray:
+    """The coarse templates (h*w, 2N) as a product basis (h*w, r) @ mix (r, 2N), with the
+    basis's column sums, when they
     span fewer dimensions than there are templates (cached with the templates). A drawn
     deck's two corners are the same picture turned, so its 2N templates span about N
     dimensions, and windows @ basis @ mix costs half of windows @ templates. Each
@@ -271,24 +272,26 @@ def _coarse_factors(t: Templates) -> tuple[np.ndarray, np.ndarray] | np.ndarray:
         fits = [r for r in range(1, len(sv)) if tail[r].max() <= _COARSE_RANK_TOL]
         r = fits[0] if fits else len(sv)
         if r * (c.shape[0] + c.shape[1]) < 0.8 * c.shape[0] * c.shape[1]:
-            t.cache[key] = (u[:, :r].astype(np.float32), (sv[:r, None] * vt[:r]).astype(np.float32))
+            basis = u[:, :r].astype(np.float32)
+            t.cache[key] = (basis, (sv[:r, None] * vt[:r]).astype(np.float32), basis.sum(axis=0))
         else:
             t.cache[key] = t.coarse
     return t.cache[key]
 
 
-def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[np.ndarray, np.ndarray],
+def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[np.ndarray, ...],
                         shape: tuple[int, int]) -> np.ndarray:
     """The normalised correlation of every `shape` window of each image in the stack
     (B, H, W) with every template, the columns of `flat_templates` (h*w, M) of zero mean
-    and unit length (templates.flat), or of their product (basis, mix): (B, windows, M).
+    and unit length (templates.flat), or of their product (basis, mix[, basis column sums]):
+    (B, windows, M).
     The windows are not centred one by one: against a zero-mean template a raw window
     correlates as its centred self, less its mean times the template's (rounding-sized)
     sum; only the window's spread is needed, from running sums. A flat window correlates 0."""
     n = shape[0] * shape[1]
     b = images.shape[0]
     rows = sliding_window_view(images.astype(np.float32), shape, axis=(1, 2)).reshape(-1, n)
-    basis, mix = flat_templates if isinstance(flat_templates, tuple) else (None, flat_templates)
+    basis, mix, *sums = flat_templates if isinstance(flat_templates, tuple) else (None, flat_templates)
     s1, s2 = [np.concatenate([x.ravel() for x in part])
               for part in zip(*(_window_sums(image, shape) for image in images), strict=True)]
     spread = s2 - s1 * s1 / n
@@ -298,7 +301,7 @@ def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[n
     if basis is None:
         out = (rows @ mix - mean * mix.sum(axis=0)) * scale
     else:  # the windows' mean and scale taken out before the last (widest) product
-        out = ((rows @ basis - mean * basis.sum(axis=0)) * scale) @ mix
+        out = ((rows @ basis - mean * (sums[0] if sums else basis.sum(axis=0))) * scale) @ mix
     return out.reshape(b, -1, out.shape[-1])
 
 
