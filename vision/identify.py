@@ -1,4 +1,4 @@
-"""Identification: which card is inside a quad, by OpenCV template matching.
+"""Identification: which card is inside a quad, by template matching.
 
 The card is warped from the camera frame straight to canonical millimetres, so its size
 and perspective no longer matter. Then, in three passes of rising cost:
@@ -7,10 +7,11 @@ and perspective no longer matter. Then, in three passes of rising cost:
    oblong cards, four for square ones), at half resolution and every small shift,
    against every card at once (one matrix product of normalised pixels), to keep a
    shortlist;
-2. exact: `cv2.matchTemplate` (normalised correlation) of the shortlisted cards' index
-   templates over a small search window that absorbs the residual misalignment, with the
-   templates blurred as much as this card's picture is (the level that fits the likeliest
-   card best). The best correlation is the confidence;
+2. exact: normalised correlation (`cv2.matchTemplate`'s TM_CCOEFF_NORMED, computed for
+   the whole shortlist at once from the templates' spectra: `match_many`) of the
+   shortlisted cards' index templates over a small search window that absorbs the
+   residual misalignment, with the templates blurred as much as this card's picture is
+   (the level that fits the likeliest card best). The best correlation is the confidence;
 3. colour: grey shapes alone barely tell the 5 of spades from the 5 of clubs, or a suit
    printed in red from one in green. The close contenders meet pairwise on the pixels
    where their two templates differ, in colour, after white-balancing the crop to its own
@@ -303,11 +304,6 @@ def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[n
     else:  # the windows' mean and scale taken out before the last (widest) product
         out = ((rows @ basis - mean * (sums[0] if sums else basis.sum(axis=0))) * scale) @ mix
     return out.reshape(b, -1, out.shape[-1])
-
-
-def _match(crop: np.ndarray, template: np.ndarray) -> tuple[float, tuple[int, int]]:
-    """Best normalised correlation of the template in the search window, and where."""
-    return match_many(crop, template[None])[0]
 
 
 def match_many(image: np.ndarray, templates: np.ndarray) -> list[tuple[float, tuple[int, int]]]:
