@@ -479,11 +479,30 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
 
     # 1. coarse: every card, every rotation.
     n_cards = len(t)
-    coarse = np.empty((len(rots), n_cards), np.float32)
-    for i, r in enumerate(rots):
-        parts = [corners[k].coarse[:n_cards] if kind == "tl" else corners[k].coarse[n_cards:]
-                 for k, kind in visible(r)]
-        coarse[i] = parts[0] if len(parts) == 1 else (parts[0] + parts[1]) / 2  # as np.mean adds them
+
+    def coarse_of() -> np.ndarray:
+        out = np.empty((len(rots), n_cards), np.float32)
+        for i, r in enumerate(rots):
+            parts = [corners[k].coarse[:n_cards] if kind == "tl" else corners[k].coarse[n_cards:]
+                     for k, kind in visible(r)]
+            out[i] = parts[0] if len(parts) == 1 else (parts[0] + parts[1]) / 2  # as np.mean adds them
+        return out
+
+    coarse = coarse_of()
+    if not all(seen):
+        # An index corner called hidden (the detector inferred it: a card lies against that
+        # side) that plainly shows the card the corners in view lead with is in view: it
+        # is read too. A glare spot can wash out the one index called seen.
+        lead = int(coarse.max(axis=0).argmax())
+        r0 = rots[int(coarse[:, lead].argmax())]
+        shown = list(seen)
+        for k, kind in ((r0, "tl"), ((r0 + 2) % 4, "br")):
+            own = corners[k].coarse[:n_cards] if kind == "tl" else corners[k].coarse[n_cards:]
+            if not seen[k] and int(own.argmax()) == lead and float(own[lead]) >= params.min_score:
+                shown[k] = True
+        if shown != list(seen):
+            seen = tuple(shown)
+            coarse = coarse_of()
     best_rot = coarse.argmax(axis=0)
     per_card = coarse.max(axis=0)
     n = min(params.shortlist, n_cards)

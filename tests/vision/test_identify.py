@@ -111,6 +111,22 @@ def test_a_card_with_one_index_covered_is_read_from_the_other(standard):
     assert identify(frame, quad, standard, seen=(True, True, False, True)).code == "9D"
 
 
+@pytest.mark.parametrize(("deck", "code"), [("ideal", "GC"), ("ideal", "OC"), ("standard", "7H"),
+                                           ("standard", "AS")])
+def test_an_index_called_hidden_that_shows_the_same_card_is_read_when_glare_washes_the_other(deck, code):
+    """The detector calls a corner hidden where the card's edges do not show beside it
+    (another card lies under it there); a glare spot washes out the index called seen.
+    The index called hidden plainly shows the same card, so it is read too (the room
+    bench, IDEAL cards under glare: a GC left unread on every frame, margin 0.04)."""
+    t = deck_templates(deck)
+    frame, corners = lay(render_card(deck, code, 6.0), t.size_mm, angle=0)
+    quad = detected(corners, 0, jitter=0.0)
+    x, y = quad[0].astype(int)
+    washed = frame[y:y + 60, x:x + 40].astype(np.float32)
+    frame[y:y + 60, x:x + 40] = np.clip(washed + 0.8 * (255 - washed), 0, 255).astype(np.uint8)
+    assert identify(frame, quad, t, seen=(True, True, False, True)).code == code
+
+
 def test_the_blur_level_follows_the_picture(standard):
     sharp, corners = lay(render_card("standard", "7C", 6.0), standard.size_mm, angle=3, ppm=3.0, blur=0.5)
     soft, _ = lay(render_card("standard", "7C", 6.0), standard.size_mm, angle=3, ppm=3.0, blur=3.5)
