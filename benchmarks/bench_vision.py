@@ -115,8 +115,11 @@ def _match(cards, truth, radius_px: float):
     return out
 
 
-def per_frame(frames_per: int, seed: int, conditions: tuple[str, ...] = CONDITIONS) -> dict:
-    """Measurement 1 (and 1b, the room's conditions)."""
+def per_frame(frames_per: int, seed: int, conditions: tuple[str, ...] = CONDITIONS,
+              on_mat: bool = True) -> dict:
+    """Measurement 1 (and 1b, the room's conditions). on_mat False: the same scenes with
+    the cards on the bare table (no mat printed), read without a mat, as `companion
+    recognize` without `--game` reads them."""
     import numpy as np
 
     from vision.mats import get_mat
@@ -131,7 +134,8 @@ def per_frame(frames_per: int, seed: int, conditions: tuple[str, ...] = CONDITIO
         templates = deck_templates(deck)
         for cond in conditions:
             degrade = _condition(cond)
-            camera = SyntheticCamera(mat, deck, seed, size=_frame_size(cond), degrade=degrade)
+            camera = SyntheticCamera(mat, deck, seed, size=_frame_size(cond), degrade=degrade,
+                                     bare=not on_mat)
             straighten = _straighten(camera, cond)
             script = TableScript(mat, deck, seed, degrade)
             radius = 0.3 * min(templates.size_mm) * camera.px_per_mm
@@ -147,7 +151,7 @@ def per_frame(frames_per: int, seed: int, conditions: tuple[str, ...] = CONDITIO
                 image, truth = camera.render(scene, i / 30.0)
                 if straighten is not None:
                     image, truth = straighten(image, truth)
-                seen = Recognizer(deck, mat, templates=templates).see(image)
+                seen = Recognizer(deck, mat if on_mat else None, templates=templates).see(image)
                 pairs = _match(seen.cards, truth, radius)
                 reported_right = set()
                 for card, t in pairs:
@@ -676,6 +680,16 @@ def room_markdown(res: dict) -> str:
              LENS_ROWS, "",
              "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
     lines += _room_rows(room)
+    off = res.get("per_frame_room_off_mat")
+    if off:
+        lines += ["", "## Without a mat", "",
+                  "The same scenes with the cards on the bare table (no mat printed; the table of the "
+                  "condition, wood else), read without a mat (`Recognizer(deck, None)`, as `companion "
+                  "recognize` without `--game`): the cards' own outlines give the scale, at any size. "
+                  "*typical*: the typical camera (a tilt, blur, noise, cards overlapping, hands) on the "
+                  "wooden table.", "",
+                  "| condition | " + " | ".join(off) + " |", "|---|" + "---|" * len(off)]
+        lines += _room_rows(off, ("typical", *ROOM))
     return "\n".join(lines) + "\n"
 
 
@@ -687,10 +701,10 @@ LENS_ROWS = ("Lens rows: *lens-wide* and *room-wide* are frames straightened wit
              "frames/s mode): the wide lens frames the cards at 0.64 to 0.76 px/mm at 1280x720.")
 
 
-def _room_rows(room: dict) -> list[str]:
+def _room_rows(room: dict, conditions: tuple[str, ...] = ROOM) -> list[str]:
     """One table row per room condition: precision / recall (cards) for every deck."""
     rows = []
-    for cond in ROOM:
+    for cond in conditions:
         cells = []
         for deck in room:
             r = room[deck][cond]
@@ -762,6 +776,16 @@ def markdown(res: dict) -> str:
                   f"(markers about 34 px at 1280x720). Each cell over {frames} frames.", "",
                   "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
         lines += _room_rows(room)
+    off = res.get("per_frame_room_off_mat")
+    if off:
+        lines += ["", "## Without a mat", "",
+                  "The same scenes with the cards on the bare table (no mat printed; the table of the "
+                  "condition, wood else), read without a mat (`Recognizer(deck, None)`, as `companion "
+                  "recognize` without `--game`): the cards' own outlines give the scale, at any size. "
+                  "*typical*: the typical camera (a tilt, blur, noise, cards overlapping, hands) on the "
+                  "wooden table.", "",
+                  "| condition | " + " | ".join(off) + " |", "|---|" + "---|" * len(off)]
+        lines += _room_rows(off, ("typical", *ROOM))
     return "\n".join(lines) + "\n"
 
 
@@ -848,8 +872,10 @@ def main(argv: list[str] | None = None) -> None:
             result = run_speed(args.quick)
         elif args.room:
             started = time.perf_counter()
-            result = {"per_frame_room": per_frame(6 if args.quick else 12, 2, ROOM), "load": _load(),
-                      "seconds": round(time.perf_counter() - started, 1)}
+            frames = 6 if args.quick else 12
+            result = {"per_frame_room": per_frame(frames, 2, ROOM),
+                      "per_frame_room_off_mat": per_frame(frames, 2, ("typical", *ROOM), on_mat=False),
+                      "load": _load(), "seconds": round(time.perf_counter() - started, 1)}
         else:
             result = run(args.quick)
         Path(args.child).write_text(json.dumps(result))

@@ -704,13 +704,16 @@ class BlobMemo:
         self._last = list(blobs)
 
 
-def find_cards(gray: np.ndarray, aspect: float, card_px: tuple[float, float] | None = None,
+def find_cards(gray: np.ndarray, aspect: float,
+               card_px: tuple[float, float] | Callable[[float, float], tuple[float, float]] | None = None,
                params: DetectParams = DetectParams(), found: Masks | None = None,
                memo: BlobMemo | None = None, dark: bool = True) -> list[CardQuad]:
     """The cards in a grayscale detection image.
 
     aspect: the card's long side over its short side (88/63 poker, 1.0 Piktas).
-    card_px: the card's (short, long) size in this image's pixels, if known; then
+    card_px: the card's (short, long) size in this image's pixels, if known, or a
+    function giving it at a point (x, y) of the image (a tilted camera without a mat sees
+    near cards larger than far ones: each blob is then cut at the size where it lies); then
     touching and partly covered cards are found too. Without it only whole, separate
     cards are found (use `card_scale` on them, then call again with the size).
     found: the image's masks, if already made. memo: reuse the cards of blobs unchanged
@@ -719,11 +722,18 @@ def find_cards(gray: np.ndarray, aspect: float, card_px: tuple[float, float] | N
     """
     if gray.ndim != 2 or gray.dtype != np.uint8:
         raise ValueError(f"find_cards needs a uint8 grayscale image, got {gray.dtype} {gray.shape}")
+    size_at = card_px if callable(card_px) else None
+    if size_at is not None:
+        h, w = gray.shape[:2]
+        card_px = size_at(w / 2, h / 2)
     size = (min(card_px), max(card_px)) if card_px else None
     square = abs(aspect - 1.0) < 0.05
     found = found or masks(gray, size[0] if size else None, params)
     contours, _ = cv2.findContours(found.bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = params.min_visible * size[0] * size[1] if size else max(150.0, 0.001 * gray.size)
+    if size_at is not None:  # the smallest a card is anywhere in the image
+        min_area = min([min_area] + [params.min_visible * float(np.prod(size_at(x, y)))
+                                     for x in (0.0, float(w)) for y in (0.0, float(h))])
     dark_found = _dark_cards(gray, found, size, aspect, square, params) if size and dark else []
     big = [(c, cv2.contourArea(c)) for c in contours]
     big = [(c, a) for c, a in big if a >= min_area]
@@ -739,7 +749,11 @@ def find_cards(gray: np.ndarray, aspect: float, card_px: tuple[float, float] | N
         if filled is None:
             filled = np.zeros_like(found.bright)
             cv2.drawContours(filled, [c for c, _ in big], -1, 255, thickness=cv2.FILLED)
-        in_blob = _cards_in_blob(gray, contour, box, filled, found, size, aspect, square, params)
+        here = size
+        if size_at is not None:
+            local = size_at(box[0] + box[2] / 2, box[1] + box[3] / 2)
+            here = (min(local), max(local))
+        in_blob = _cards_in_blob(gray, contour, box, filled, found, here, aspect, square, params)
         if memo is not None:
             memo.keep(box, blob_area, in_blob)
         cards += in_blob

@@ -358,8 +358,12 @@ class SyntheticCamera:
     """
 
     def __init__(self, mat: MatSpec, deck: str, seed: int = 0, size: tuple[int, int] = (1280, 720),
-                 degrade: Degradations | str = "typical") -> None:
+                 degrade: Degradations | str = "typical", bare: bool = False) -> None:
         self.mat = mat
+        #: The cards lie on the bare table, no mat printed under them (the mat's size and
+        #: place only say where the scene's cards are): what `companion recognize` sees
+        #: without a mat.
+        self.bare = bare
         self.deck = deck_art(deck).deck
         self._deck = get_deck(self.deck)
         self.seed = int(seed)
@@ -413,8 +417,18 @@ class SyntheticCamera:
                 raise UnknownCard(f"{p.code!r} is a card name, not a code, in the {self._deck.title} deck")
         top_down = self._compose(scene.placements)
         frame = self._background.copy()
-        cv2.remap(top_down, self._map1, self._map2, cv2.INTER_LINEAR, dst=frame,
-                  borderMode=cv2.BORDER_TRANSPARENT)
+        if self.bare:  # only the cards, over the table
+            if self._composed_cards is not None and self._composed_cards.any():
+                drawn = cv2.remap(top_down, self._map1, self._map2, cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT)
+                alpha = cv2.remap(self._composed_cards, self._map1, self._map2, cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT)
+                alpha3 = cv2.merge([alpha, alpha, alpha])
+                frame = cv2.add(cv2.multiply(drawn, alpha3, scale=1 / 255),
+                                cv2.multiply(frame, cv2.bitwise_not(alpha3), scale=1 / 255))
+        else:
+            cv2.remap(top_down, self._map1, self._map2, cv2.INTER_LINEAR, dst=frame,
+                      borderMode=cv2.BORDER_TRANSPARENT)
         if self._glare is not None and self._composed_cards is not None:
             cards = cv2.remap(self._composed_cards, self._map1, self._map2, cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_CONSTANT)
@@ -510,7 +524,7 @@ class SyntheticCamera:
         if placements == self._composed_key and self._composed is not None:
             return self._composed
         canvas = self._mat_image.copy()
-        cards = np.zeros(canvas.shape[:2], np.uint8) if self._glare is not None else None
+        cards = np.zeros(canvas.shape[:2], np.uint8) if self._glare is not None or self.bare else None
         for p in placements:
             self._paste(canvas, p, cards)
         self._composed_key, self._composed, self._composed_cards = placements, canvas, cards
