@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -213,15 +214,27 @@ def _match_cached(corner: _Corner, t: Templates, keys: list[tuple[str, int, int]
     return _best_matches(corner.terms, *_spectra_of(t, keys, corner.grey.shape))
 
 
+#: Index template spectra kept per deck, the ones matched most lately (each about 20 KB:
+#: all of an IDEAL deck's 786 would be 16 MB, and the kiosk's two processes are within
+#: 10 MB of their 250 MB budget in a Medieval Mastery game).
+SPECTRA_KEPT = 192
+
+
 def _spectra_of(t: Templates, keys: list[tuple], shape: tuple[int, ...]
                 ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
     """The cached `template_spectra` of index templates (kind, level, card)."""
+    kept = t.cache.setdefault("spectra", OrderedDict())
+    parts = []
     for key in keys:
-        if key not in t.cache:
+        if key in kept:
+            kept.move_to_end(key)
+        else:
             one = (t.index_tl if key[0] == "tl" else t.index_br)[key[1], key[2]]
             spectrum, norm, tshape = template_spectra(one[None], shape)
-            t.cache[key] = (spectrum[0], float(norm[0]), tshape, tuple(shape[:2]))
-    parts = [t.cache[key] for key in keys]
+            kept[key] = (spectrum[0], float(norm[0]), tshape, tuple(shape[:2]))
+            if len(kept) > SPECTRA_KEPT:
+                kept.popitem(last=False)
+        parts.append(kept[key])
     if any(p[3] != tuple(shape[:2]) for p in parts):
         raise ValueError(f"templates cached for another image size than {shape[:2]}")
     return np.stack([p[0] for p in parts]), np.array([p[1] for p in parts]), parts[0][2]

@@ -324,3 +324,18 @@ def test_white_balance_divides_by_the_paper_percentile_of_each_channel_to_the_bi
             got = white_balance(image)
             assert got.dtype == np.float32
             assert np.array_equal(got, want)
+
+
+def test_the_kept_template_spectra_are_bounded_and_answers_do_not_depend_on_them(standard, monkeypatch):
+    """Index template spectra are kept per deck, the ones matched most lately, up to
+    SPECTRA_KEPT (the kiosk's memory budget): a card reads the same whether they were
+    kept or worked out again."""
+    import vision.identify as ident
+
+    frames = [lay(render_card("standard", code, 6.0), standard.size_mm, angle=a, seed=i)
+              for i, (code, a) in enumerate((("9D", 0), ("KS", 30), ("5C", -20), ("QH", 75)))]
+    read = [identify(f, detected(c, 0), standard).code for f, c in frames]
+    monkeypatch.setattr(ident, "SPECTRA_KEPT", 3)
+    standard.cache.pop("spectra", None)
+    assert [identify(f, detected(c, 0), standard).code for f, c in frames] == read == ["9D", "KS", "5C", "QH"]
+    assert len(standard.cache["spectra"]) <= 3
