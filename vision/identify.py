@@ -681,7 +681,10 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
     sigma = UNSEEN_BLUR_MM if blur is None else blur
     if sigma > FACE_MAX_BLUR_MM:
         return None  # blurred so much that every face looks like every other
-    faces = {j: white_balance(cv2.GaussianBlur(t.face_colour[j], (0, 0), sigma * FACE_PPM)) for j in idx}
+    # a step measured perfectly sharp (no spread: a razor-sharp picture) asks for no blur,
+    # which cv2.GaussianBlur refuses (an assertion, not a blur of nothing)
+    faces = {j: white_balance(cv2.GaussianBlur(t.face_colour[j], (0, 0), sigma * FACE_PPM)
+                              if sigma * FACE_PPM >= 0.05 else t.face_colour[j]) for j in idx}
 
     def versus(a: int, b: int) -> float:
         return pair_margin(view, faces[a], faces[b], 20, 0.08) or 0.0

@@ -339,3 +339,16 @@ def test_the_kept_template_spectra_are_bounded_and_answers_do_not_depend_on_them
     standard.cache.pop("spectra", None)
     assert [identify(f, detected(c, 0), standard).code for f, c in frames] == read == ["9D", "KS", "5C", "QH"]
     assert len(standard.cache["spectra"]) <= 3
+
+
+def test_a_card_whose_edge_measures_perfectly_sharp_is_compared_by_face_without_blur(standard, monkeypatch):
+    """A razor-sharp picture can measure an edge step with no spread at all (blur 0.0: a
+    bare gingham cloth in the room bench, without a mat); the faces are then compared
+    unblurred, where cv2.GaussianBlur with sigma 0 raised an assertion."""
+    import vision.identify as ident
+
+    frame, corners = lay(render_card("standard", "5H", 6.0), standard.size_mm, angle=0, blur=0.3)
+    monkeypatch.setattr(ident, "edge_blur_mm", lambda *a, **k: 0.0)
+    picked = ident.by_face(frame, detected(corners, 0), standard, (("5H", 0.8), ("6H", 0.79)),
+                           (True, True, True, True), ident.IdentifyParams())
+    assert picked is None or picked[0] == "5H"
