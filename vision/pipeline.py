@@ -79,10 +79,6 @@ class PipelineParams:
     #: within this of the card's size there (a tilted camera sees near cards larger than
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
     direct_size_tol: float = 0.25
-    #: ... and opposite sides within this of each other (a card is small beside the
-    #: picture: a camera's tilt barely changes its sides; a quad fitted across two
-    #: touching cards, a trapezoid, does).
-    direct_side_tol: float = 0.12
     marker_scale: float = 0.5  # markers are searched in a frame this much smaller
     marker_every: int = 2  # while the mat is in view, search its markers every this many frames
     #: ... and only every this many while what changed since the last processed frame is
@@ -726,7 +722,7 @@ class Recognizer:
             # cards of one deck are one size: a "whole card" far from the scale the others
             # agree on is none (two cards side by side make a rectangle of nearly a card's
             # shape); the search at the card's size finds what it holds
-            whole = [c for c in whole if _of_size(c, card_px, p.direct_size_tol, p.direct_side_tol)]
+            whole = [c for c in whole if _of_size(c, card_px, p.direct_size_tol)]
             field = _scale_field(whole, self.size_mm, self._scale)
             cut = find_cards(small, self.aspect, field or card_px, p.detect, found, self._memo, self._dark)
             quads = _merge_quads(whole, cut) if p.outlines else cut
@@ -1055,15 +1051,11 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], scale: flo
     return size_at
 
 
-def _of_size(card: CardQuad, card_px: tuple[float, float], tol: float, side_tol: float = 1.0) -> bool:
-    """Are the card's sides (the mean of each pair) within `tol` of the card's size, and
-    its opposite sides within `side_tol` of each other?"""
+def _of_size(card: CardQuad, card_px: tuple[float, float], tol: float) -> bool:
+    """Are the card's sides (the mean of each pair) within `tol` of the card's size?"""
     q = np.asarray(card.corners, np.float64)
     sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if abs(sides[0] - sides[2]) > side_tol * a or abs(sides[1] - sides[3]) > side_tol * b:
-        return False
-    short, long_ = sorted((a, b))
+    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
     cw, ch = min(card_px), max(card_px)
     return abs(short - cw) <= tol * cw and abs(long_ - ch) <= tol * ch
 
