@@ -680,17 +680,23 @@ def room_markdown(res: dict) -> str:
              LENS_ROWS, "",
              "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
     lines += _room_rows(room)
-    off = res.get("per_frame_room_off_mat")
-    if off:
-        lines += ["", "## Without a mat", "",
-                  "The same scenes with the cards on the bare table (no mat printed; the table of the "
-                  "condition, wood else), read without a mat (`Recognizer(deck, None)`, as `companion "
-                  "recognize` without `--game`): the cards' own outlines give the scale, at any size. "
-                  "*typical*: the typical camera (a tilt, blur, noise, cards overlapping, hands) on the "
-                  "wooden table.", "",
-                  "| condition | " + " | ".join(off) + " |", "|---|" + "---|" * len(off)]
-        lines += _room_rows(off, ("typical", *ROOM))
+    lines += _off_mat_lines(res)
     return "\n".join(lines) + "\n"
+
+
+def _off_mat_lines(res: dict) -> list[str]:
+    """The room's table without a mat, if measured."""
+    off = res.get("per_frame_room_off_mat")
+    if not off:
+        return []
+    return ["", "## Without a mat", "",
+            "The same scenes with the cards on the bare table (no mat printed; the table of the "
+            "condition, wood else), read without a mat (`Recognizer(deck, None)`, as `companion "
+            "recognize` without `--game`): the cards' own outlines give the scale, at any size. "
+            "*typical*: the typical camera (a tilt, blur, noise, cards overlapping, hands) on the "
+            "wooden table.", "",
+            "| condition | " + " | ".join(off) + " |", "|---|" + "---|" * len(off),
+            *_room_rows(off, ("typical", *ROOM))]
 
 
 #: What the lens rows measure, said under every room table.
@@ -776,16 +782,7 @@ def markdown(res: dict) -> str:
                   f"(markers about 34 px at 1280x720). Each cell over {frames} frames.", "",
                   "| condition | " + " | ".join(room) + " |", "|---|" + "---|" * len(room)]
         lines += _room_rows(room)
-    off = res.get("per_frame_room_off_mat")
-    if off:
-        lines += ["", "## Without a mat", "",
-                  "The same scenes with the cards on the bare table (no mat printed; the table of the "
-                  "condition, wood else), read without a mat (`Recognizer(deck, None)`, as `companion "
-                  "recognize` without `--game`): the cards' own outlines give the scale, at any size. "
-                  "*typical*: the typical camera (a tilt, blur, noise, cards overlapping, hands) on the "
-                  "wooden table.", "",
-                  "| condition | " + " | ".join(off) + " |", "|---|" + "---|" * len(off)]
-        lines += _room_rows(off, ("typical", *ROOM))
+    lines += _off_mat_lines(res)
     return "\n".join(lines) + "\n"
 
 
