@@ -129,6 +129,12 @@ class IdentifyParams:
     face_agree_lead: float = 0.05
     face_agree_face: float = 0.75
     face_corner_gap: float = 0.05  # otherwise the winner's corner is at most this far behind the first
+    #: ... and never for a card whose best corner correlates under this: the faces name a
+    #: card only among what its corner leaves likely. A quad fitted askew (a lone IDEAL
+    #: card without a mat, its outline bitten by its corner's print) read 0.31 at its
+    #: corners and its skewed face was named YW, a TW: 4 wrong readings of 109 in a room
+    #: bench cell. The faces' right answers in the demos had corners of 0.8 and more.
+    face_min_corner: float = 0.5
 
     def untaught(self) -> IdentifyParams:
         """These parameters with the untaught thresholds in place of the taught ones."""
@@ -663,7 +669,7 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
     upside-down heart looks more like a diamond than like a heart), and the winner must
     also have the best grey face: where the two disagree the card is too blurred to tell.
     A card already in play (`prior`) needs twice the margin."""
-    if t.face_colour is None or frame.ndim != 3:
+    if t.face_colour is None or frame.ndim != 3 or not corner or corner[0][1] < params.face_min_corner:
         return None
     idx: list[int] = []
     for code, _ in corner[:3]:

@@ -352,3 +352,17 @@ def test_a_card_whose_edge_measures_perfectly_sharp_is_compared_by_face_without_
     picked = ident.by_face(frame, detected(corners, 0), standard, (("5H", 0.8), ("6H", 0.79)),
                            (True, True, True, True), ident.IdentifyParams())
     assert picked is None or picked[0] == "5H"
+
+
+def test_the_faces_name_no_card_whose_corner_reads_under_the_floor(standard):
+    """The whole faces settle among what the corner leaves likely, never for a quad whose
+    corners read under `face_min_corner` (a lone card fitted askew without a mat read
+    0.31 at its corners and its skewed face named another card)."""
+    import vision.identify as ident
+
+    frame, corners = lay(render_card("standard", "KS", 6.0), standard.size_mm, angle=0, blur=0.6)
+    quad = detected(corners, 0)
+    params = ident.IdentifyParams()
+    assert ident.by_face(frame, quad, standard, (("KC", 0.31), ("KS", 0.3)), (True,) * 4, params) is None
+    named = ident.by_face(frame, quad, standard, (("KC", 0.81), ("KS", 0.8)), (True,) * 4, params)
+    assert named is not None and named[0] == "KS"
