@@ -1030,10 +1030,8 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], scale: flo
     for c in cards:
         if not c.complete:
             continue
-        q = np.asarray(c.corners, np.float64)
-        sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-        short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-        centres.append(q.mean(axis=0))
+        short, long_ = _short_long(c)
+        centres.append(np.asarray(c.corners, np.float64).mean(axis=0))
         scales.append((short / short_mm + long_ / long_mm) / 2)
     if len(centres) < 3:
         return None
@@ -1051,11 +1049,17 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], scale: flo
     return size_at
 
 
-def _of_size(card: CardQuad, card_px: tuple[float, float], tol: float) -> bool:
-    """Are the card's sides (the mean of each pair) within `tol` of the card's size?"""
+def _short_long(card: CardQuad) -> tuple[float, float]:
+    """The card's short and long side in pixels, each the mean of its two opposite sides."""
     q = np.asarray(card.corners, np.float64)
     sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return (float(a), float(b)) if a <= b else (float(b), float(a))
+
+
+def _of_size(card: CardQuad, card_px: tuple[float, float], tol: float) -> bool:
+    """Are the card's sides (the mean of each pair) within `tol` of the card's size?"""
+    short, long_ = _short_long(card)
     cw, ch = min(card_px), max(card_px)
     return abs(short - cw) <= tol * cw and abs(long_ - ch) <= tol * ch
 

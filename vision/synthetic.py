@@ -417,21 +417,21 @@ class SyntheticCamera:
                 raise UnknownCard(f"{p.code!r} is a card name, not a code, in the {self._deck.title} deck")
         top_down = self._compose(scene.placements)
         frame = self._background.copy()
+        cards = None  # where the cards lie in the frame (0-255), when glare or a bare table asks
+        if self._composed_cards is not None:
+            cards = cv2.remap(self._composed_cards, self._map1, self._map2, cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT)
         if self.bare:  # only the cards, over the table
-            if self._composed_cards is not None and self._composed_cards.any():
+            if cards is not None and cards.any():
                 drawn = cv2.remap(top_down, self._map1, self._map2, cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_CONSTANT)
-                alpha = cv2.remap(self._composed_cards, self._map1, self._map2, cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_CONSTANT)
-                alpha3 = cv2.merge([alpha, alpha, alpha])
+                alpha3 = cv2.merge([cards, cards, cards])
                 frame = cv2.add(cv2.multiply(drawn, alpha3, scale=1 / 255),
                                 cv2.multiply(frame, cv2.bitwise_not(alpha3), scale=1 / 255))
         else:
             cv2.remap(top_down, self._map1, self._map2, cv2.INTER_LINEAR, dst=frame,
                       borderMode=cv2.BORDER_TRANSPARENT)
-        if self._glare is not None and self._composed_cards is not None:
-            cards = cv2.remap(self._composed_cards, self._map1, self._map2, cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_CONSTANT)
+        if self._glare is not None and cards is not None:
             shine = cv2.multiply(self._glare, cards, scale=1 / 255)
             frame = cv2.add(frame, cv2.merge([shine, shine, shine]))
         if self._heads:
