@@ -119,13 +119,20 @@ def flat(stack: np.ndarray) -> np.ndarray:
     return a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-6)
 
 
+def paper_white(bgr: np.ndarray) -> np.ndarray:
+    """A colour crop's paper white, per channel: the value PAPER_PERCENTILE % of its pixels
+    reach, at least 1 (float32). Taken from the pixels as they are (8-bit pixels sort
+    faster than their float copies, and the order, so the value, is the same)."""
+    px = bgr.reshape(-1, 3)
+    k = int(PAPER_PERCENTILE / 100 * (len(px) - 1))
+    return np.maximum(np.partition(px, k, axis=0)[k].astype(np.float32), np.float32(1.0))
+
+
 def white_balance(bgr: np.ndarray) -> np.ndarray:
     """Colour divided by the crop's own paper white, per channel (float32, paper = 1):
     the light's colour and strength cancel out, what is left is the ink."""
     f = bgr.astype(np.float32)
-    px = f.reshape(-1, 3)
-    k = int(PAPER_PERCENTILE / 100 * (len(px) - 1))
-    paper = np.maximum(np.partition(px, k, axis=0)[k], 1.0)
+    paper = paper_white(bgr)  # the float copy's order is the pixels' own
     if f.ndim == 3 and f.shape[2] == 3:
         # the same IEEE quotients as numpy's, without numpy's inner loop over 3 channels
         return cv2.divide(f, (*paper.tolist(), 1.0))

@@ -366,3 +366,127 @@ def test_the_faces_name_no_card_whose_corner_reads_under_the_floor(standard):
     assert ident.by_face(frame, quad, standard, (("KC", 0.31), ("KS", 0.3)), (True,) * 4, params) is None
     named = ident.by_face(frame, quad, standard, (("KC", 0.81), ("KS", 0.8)), (True,) * 4, params)
     assert named is not None and named[0] == "KS"
+
+
+def _fit_to_edges_in_arrays(quad: np.ndarray, found, least_px: float = 0.3) -> np.ndarray:
+    """fit_to_edges as numpy arrays and vision.detect.intersect computed it before it
+    was written in plain floats (the reference for the test below)."""
+    from vision.detect import ROLL, intersect, signed_area
+    from vision.identify import _FLAT_STEP_PX
+
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    moves = np.zeros(4)
+    for i, sigma, mu in found:
+        moves[i] = mu if sigma <= _FLAT_STEP_PX and np.isfinite(mu) else 0.0
+    if not np.any(np.abs(moves) >= least_px):
+        return np.asarray(quad, np.float32).reshape(4, 2)
+    out = -1.0 if signed_area(q) < 0 else 1.0
+    side = q[ROLL[1]] - q
+    length = np.maximum(np.linalg.norm(side, axis=1), 1e-6)[:, None]
+    n = np.stack([side[:, 1], -side[:, 0]], axis=1) / length * out
+    base = q + moves[:, None] * n
+    corners = [intersect(base[k - 1], side[k - 1], base[k], side[k]) for k in range(4)]
+    if any(c is None for c in corners):
+        return np.asarray(quad, np.float32).reshape(4, 2)
+    return np.array(corners, np.float32)
+
+
+def test_fit_to_edges_in_plain_floats_equals_the_array_form_to_the_bit():
+    from vision.identify import fit_to_edges
+
+    rng = np.random.default_rng(21)
+    for i in range(200):
+        a = rng.uniform(0, 2 * np.pi)
+        w, h = rng.uniform(20, 200, 2)
+        R = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        quad = (np.array([[0, 0], [w, 0], [w, h], [0, h]]) @ R.T + rng.uniform(0, 500, 2)
+                + rng.normal(0, 2, (4, 2))).astype(np.float32)
+        if i % 2:
+            quad = quad[::-1].copy()  # anticlockwise: moved the other way
+        sides = rng.choice(4, rng.integers(0, 5), replace=False)
+        found = [(int(k), float(rng.uniform(0.2, 2.0)), float(rng.choice([rng.normal(0, 3), np.nan])))
+                 for k in sides]
+        assert np.array_equal(fit_to_edges(quad, found), _fit_to_edges_in_arrays(quad, found))
+    flat = np.array([[0, 0], [10, 0], [20, 0], [30, 0]], np.float32)  # parallel sides: left as it was
+    assert np.array_equal(fit_to_edges(flat, [(0, 0.5, 2.0)]), flat)
+
+
+def test_the_index_corners_warped_in_four_channels_equal_the_three_channel_warp(standard):
+    """`_corners` warps the frame with an alpha channel added (OpenCV vectorises 4
+    channels, not 3): the colours and greys are the very values of the plain warp."""
+    from vision.detect import ROLL
+    from vision.identify import _corners
+    from vision.templates import INDEX_PPM, MARGIN_MM
+
+    frame, corners = lay(render_card("standard", "7D", 6.0), standard.size_mm, angle=17, ppm=2.4)
+    x, y, w, h = standard.index_box_mm
+    box = (x - MARGIN_MM, y - MARGIN_MM, w + 2 * MARGIN_MM, h + 2 * MARGIN_MM)
+    found = _corners(frame, corners, standard, {0, 2})
+    for k in (0, 2):
+        plain = warp_card(frame, corners[ROLL[k]], standard.size_mm, INDEX_PPM, box)
+        assert np.array_equal(found[k].colour, plain)
+        assert np.array_equal(found[k].grey, cv2.cvtColor(plain, cv2.COLOR_BGR2GRAY))
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    from_grey = _corners(grey, corners, standard, {0, 2})
+    assert np.array_equal(from_grey[0].colour, from_grey[0].grey)
+    assert np.abs(from_grey[0].grey.astype(int) - found[0].grey).max() <= 1
+
+
+def test_the_corners_of_a_quad_are_matched_in_one_batch_as_each_alone(standard):
+    """`_best_matches` takes the templates of several same-size images at once: each
+    image's scores and places are those it gets alone (`match_many`)."""
+    from vision.identify import _best_matches, _Terms, match_many, template_spectra
+
+    rng = np.random.default_rng(4)
+    images = [cv2.GaussianBlur(rng.integers(0, 256, (90, 51)).astype(np.uint8), (5, 5), 0) for _ in range(3)]
+    stacks = [standard.index_tl[1, rng.choice(len(standard), n, replace=False)] for n in (4, 1, 3)]
+    images[1][4:85, 6:48] = stacks[1][0]  # a template that fits one window exactly
+    parts = [template_spectra(s, (90, 51)) for s in stacks]
+    together = _best_matches([_Terms.of(im) for im in images], [p[0] for p in parts],
+                             [p[1].tolist() for p in parts], parts[0][2])
+    assert [len(x) for x in together] == [4, 1, 3]
+    assert together[1][0] == (pytest.approx(1.0, abs=1e-5), (6, 4))
+    for image, stack, got in zip(images, stacks, together, strict=True):
+        for (score, loc), (want, where) in zip(got, match_many(image, stack), strict=True):
+            assert score == pytest.approx(want, abs=1e-6)
+            assert loc == where
+    with pytest.raises(ValueError, match="one batch"):
+        _best_matches([_Terms.of(images[0]), _Terms.of(images[0][:80])], [parts[0][0]] * 2,
+                      [parts[0][1].tolist()] * 2, parts[0][2])
+
+
+def test_the_grey_faces_warped_from_the_grey_frame_are_within_a_level_of_the_converted_colour(standard):
+    """The face views' grey faces come from the grey frame when identify has it (a
+    1-channel warp, instead of a colour warp converted): at most one grey level off, and
+    the face scores agree to 0.002."""
+    from vision.identify import _FaceViews
+
+    frame, corners = lay(render_card("standard", "QH", 6.0), standard.size_mm, angle=23, ppm=2.3)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    fast, plain = _FaceViews(frame, corners, standard, grey), _FaceViews(frame, corners, standard)
+    for r in (0, 2):
+        assert np.abs(fast.grey(r).astype(int) - plain.grey(r)).max() <= 1
+        for code in ("QH", "2C", "KD"):
+            j = standard.codes.index(code)
+            assert fast.score(j, r) == pytest.approx(plain.score(j, r), abs=2e-3)
+    assert fast.score(standard.codes.index("QH"), 0) > 0.8
+    assert np.array_equal(fast.colour(0), plain.colour(0))  # the colour faces stay as they were
+
+
+def test_a_crop_white_balanced_where_two_templates_differ_equals_its_whole_white_balance(standard):
+    """The colour pass divides only the pixels where the two templates differ by the
+    crop's paper white (`_balanced_at`): the very values of `white_balance` there."""
+    from vision.identify import _balanced_at, _pair
+    from vision.templates import paper_white
+
+    rng = np.random.default_rng(13)
+    a, b = (white_balance(standard.colour_tl[0, standard.codes.index(c)]) for c in ("5S", "5C"))
+    where, _, _ = _pair(a, b, 12)
+    assert where is not None and 0 < len(where) < a.size
+    for light in ((1.0, 1.0, 1.0), (0.6, 0.9, 1.2)):
+        crop = np.clip(standard.colour_tl[1, standard.codes.index("5S")] * np.array(light)
+                       + rng.normal(0, 6, a.shape), 0, 255).astype(np.uint8)
+        paper = paper_white(crop)
+        assert np.array_equal(paper, paper_white(crop.astype(np.float32)))  # the same order, the same value
+        want = white_balance(crop).reshape(-1)[where]
+        assert np.array_equal(_balanced_at(crop.reshape(-1), paper, where), want)
