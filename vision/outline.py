@@ -122,6 +122,28 @@ def edge_support(grad: np.ndarray, quad: np.ndarray, threshold: float = 12.0) ->
     return hits / total
 
 
+def side_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """How strongly each side of a quad lies on an edge of the image: per side, the
+    median along it (away from the corners) of the gradient across the side, the
+    strongest within a pixel of it. `gx`, `gy`: the image's gradients. A side cutting
+    across a card, where the fit took a corner's print for the card's edge, is weaker
+    there than the card's own side."""
+    q = np.asarray(quad, np.float64)
+    t = np.linspace(0.1, 0.9, 24)
+    out = np.zeros(4)
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        side = b - a
+        n = np.array([side[1], -side[0]]) / max(float(np.linalg.norm(side)), 1e-6)
+        pts = a + t[:, None] * side
+        offs = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
+        pp = (pts[None, :, :] + offs[:, None, None] * n).astype(np.float32)
+        vx = cv2.remap(gx, pp[..., 0], pp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        vy = cv2.remap(gy, pp[..., 0], pp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        out[i] = float(np.median(np.abs(vx * n[0] + vy * n[1]).max(axis=0)))
+    return out
+
+
 def paper_contrast(paper: np.ndarray, quad: np.ndarray) -> tuple[float, float, float]:
     """How the card's white border stands out: (the paper image's median just inside the
     quad's sides minus its median just outside, the spread (inter-quartile range) just

@@ -36,6 +36,7 @@ from vision.detect import (
     has_dark_cards,
     masks,
     occluders,
+    signed_area,
 )
 from vision.homography import (
     FOUND,
@@ -51,7 +52,7 @@ from vision.homography import (
 from vision.identify import IdentifyParams, Identity, Prior, identify, warp_card
 from vision.indices import IndexParams, find_index_cards
 from vision.mats import QUIET_MM, MatSpec
-from vision.outline import find_outlines
+from vision.outline import find_outlines, side_edges
 from vision.templates import Templates, deck_templates, is_back
 from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
 from vision.zones import locator, zone_at
@@ -712,7 +713,7 @@ class Recognizer:
         whole = find_cards(small, self.aspect, None, p.detect, found)
         still = self._scale is None and p.outlines
         if still:
-            whole = _with_outlines(whole, image, f, self.aspect)
+            whole = _with_outlines(whole, image, small, f, self.aspect)
         scale = card_scale(whole, self.size_mm)
         if scale is not None:
             self._scale = scale if self._scale is None else 0.8 * self._scale + 0.2 * scale
@@ -725,7 +726,7 @@ class Recognizer:
             whole = [c for c in whole if _of_size(c, card_px, p.direct_size_tol)]
             field = _scale_field(whole, self.size_mm, self._scale)
             cut = find_cards(small, self.aspect, field or card_px, p.detect, found, self._memo, self._dark)
-            quads = _merge_quads(whole, cut) if p.outlines else cut
+            quads = _merge_quads(whole, cut, small) if p.outlines else cut
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
         polys = _polygons(occl)
@@ -1009,12 +1010,13 @@ def _with_index_cards(cards: list[CardSeen], image: np.ndarray, g, params: Index
     return kept
 
 
-def _with_outlines(whole: list[CardQuad], image: np.ndarray, f: float, aspect: float) -> list[CardQuad]:
+def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, f: float,
+                   aspect: float) -> list[CardQuad]:
     """Whole cards from the any-scale outline finder and from the bright-card detector
-    (in the detection image's pixels, downscaled by f), each card once."""
+    (in the detection image `small`'s pixels, the frame downscaled by f), each card once."""
     found = [CardQuad(((c.corners + 0.5) * f - 0.5).astype(np.float32), c.support)
              for c in find_outlines(image, aspect)]
-    return _merge_quads(found, whole)
+    return _merge_quads(found, whole, small)
 
 
 def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], scale: float
@@ -1064,19 +1066,49 @@ def _of_size(card: CardQuad, card_px: tuple[float, float], tol: float) -> bool:
     return abs(short - cw) <= tol * cw and abs(long_ - ch) <= tol * ch
 
 
-def _merge_quads(first: list[CardQuad], more: list[CardQuad]) -> list[CardQuad]:
+def _merge_quads(first: list[CardQuad], more: list[CardQuad], gray: np.ndarray) -> list[CardQuad]:
     """`first`, then each of `more` whose centre lies in none of them. Where a card of
     `more` is the same outline as one of `first` (they overlap nine tenths), its
-    corners are kept: the bright-card detector's corners are sub-pixel exact."""
+    corners are kept: the bright-card detector's corners are sub-pixel exact. Where
+    the two outline one card differently (`_better_outline`), the one on the card's
+    edges in `gray` is kept."""
     out = []
+    grads: list[np.ndarray] = []
     for k in first:
         twin = next((c for c in more if _iou(c.corners, k.corners) > 0.9), None)
+        if twin is None and more:
+            rival = max(more, key=lambda c: _iou(c.corners, k.corners))
+            if (_iou(rival.corners, k.corners) > 0.5 and all(c is not rival for c in out)
+                    and _better_outline(rival, k, gray, grads)):
+                twin = rival
         out.append(twin or k)
+    placed = list(out)
     for c in more:
         centre = tuple(float(v) for v in c.center)
-        if all(cv2.pointPolygonTest(k.corners.reshape(-1, 1, 2), centre, False) < 0 for k in first):
+        if all(cv2.pointPolygonTest(k.corners.reshape(-1, 1, 2), centre, False) < 0 for k in placed):
             out.append(c)
     return out
+
+
+#: Of two outlines of one card, the other wins when the weakest side of the first has
+#: less than this share of the edge strength of the other's weakest side.
+OUTLINE_CONTEST = 0.92
+
+
+def _better_outline(rival: CardQuad, card: CardQuad, gray: np.ndarray, grads: list[np.ndarray]) -> bool:
+    """Is `rival` (overlapping `card` by half or more) the better outline of the card?
+    Of nearly one size (not two cards side by side, nor a card and its shadow), and its
+    weakest side lies on a clearly stronger edge of `gray`: the outline finder can take
+    a corner's print for the card's edge and cut a card touching another askew, with one
+    side across the card. `grads`: the image's x and y gradients, made on first need."""
+    ratio = abs(signed_area(rival.corners)) / max(abs(signed_area(card.corners)), 1e-6)
+    if not 0.8 <= ratio <= 1.3:
+        return False
+    if not grads:
+        grads += [cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)]
+    gx, gy = grads
+    weakest = side_edges(gx, gy, card.corners).min()
+    return bool(weakest < OUTLINE_CONTEST * side_edges(gx, gy, rival.corners).min())
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:

@@ -93,6 +93,39 @@ def test_without_a_mat_each_blob_is_cut_at_the_scale_where_it_lies():
     assert _scale_field(in_a_line, size_mm, 0.6) is None
 
 
+def test_without_a_mat_two_outlines_of_one_card_give_way_to_the_one_on_its_edges():
+    """The outline finder can take a corner's print for a card's edge and cut the card
+    askew, one side across it; the bright-card detector's outline of the same card,
+    whose sides all lie on the card's edges, is then the card's. A rival of another
+    size (two cards side by side) never is."""
+    from vision.detect import CardQuad
+    from vision.pipeline import _merge_quads
+
+    gray = np.full((200, 200), 40, np.uint8)
+    gray[40:128, 50:113] = 230  # a card, 63 x 88 px
+    exact = CardQuad(np.array([[50, 40], [112.5, 40], [112.5, 127.5], [50, 127.5]], np.float32))
+    askew = CardQuad(np.array([[50, 40], [112.5, 50], [112.5, 137.5], [50, 127.5]], np.float32))
+    pair = CardQuad(np.array([[50, 40], [175, 40], [175, 127.5], [50, 127.5]], np.float32))
+    assert [c is exact for c in _merge_quads([askew], [exact], gray)] == [True]
+    assert [c is exact for c in _merge_quads([exact], [askew], gray)] == [True]
+    assert [c is askew for c in _merge_quads([askew], [pair], gray)] == [True]
+
+
+def test_without_a_mat_cards_lying_end_to_end_keep_their_own_outlines():
+    """IDEAL cards in a row end to end, on a bare table in cool light: the outline
+    finder cut one of them askew (a side along the index print of its neighbour), the
+    card went unread (the room bench without a mat: IDEAL cool 0.63 of the cards)."""
+    mat = get_mat("medieval-mastery")
+    placements = (Placement("GC", (283.0, 433.0)), Placement("US", (350.0, 433.0)),
+                  Placement("TW", (239.0, 250.0), 180.0),
+                  Placement("KP", (633.0, 183.0), 270.0), Placement("DC", (633.0, 250.0), 270.0))
+    camera = SyntheticCamera(mat, "ideal", seed=2, size=(1280, 720), degrade=Degradations(cool=1.0),
+                             bare=True)
+    image, _ = camera.render(Scene(mat, "ideal", placements), 0.0)
+    named = sorted(c.code for c in recognize_image(image, "medieval-mastery").cards if c.code)
+    assert named == sorted(p.code for p in placements)
+
+
 def test_a_bare_table_shows_the_cards_and_no_mat():
     """The synthetic camera can lay the cards on the bare table (`bare`): the mat's
     print and markers are gone, the cards are where they would lie on it."""
