@@ -28,6 +28,7 @@ the back's pattern.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.detect import ROLL, signed_area
 from vision.templates import (
@@ -322,8 +324,12 @@ def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[n
     sum; only the window's spread is needed, from running sums. A flat window correlates 0."""
     n = shape[0] * shape[1]
     b = images.shape[0]
-    rows = np.take(images.reshape(b, -1), _window_index(images.shape[1:], shape), axis=1)
-    rows = rows.astype(np.float32).reshape(-1, n)
+    # every window, cast while copied out of a strided view (three times faster than a
+    # gather by index or a copy then a cast)
+    windows = sliding_window_view(images, shape, axis=(1, 2))
+    rows = np.empty(windows.shape, np.float32)
+    np.copyto(rows, windows)
+    rows = rows.reshape(-1, n)
     basis, mix, *sums = flat_templates if isinstance(flat_templates, tuple) else (None, flat_templates)
     s1, s2 = [np.concatenate([x.ravel() for x in part])
               for part in zip(*(_window_sums(image, shape) for image in images), strict=True)]
@@ -336,17 +342,6 @@ def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[n
     else:  # the windows' mean and scale taken out before the last (widest) product
         out = ((rows @ basis - mean * (sums[0] if sums else basis.sum(axis=0))) * scale) @ mix
     return out.reshape(b, -1, out.shape[-1])
-
-
-@functools.lru_cache(maxsize=16)
-def _window_index(size: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
-    """For an image of `size` flattened: the flat index of every pixel of every `shape`
-    window, (windows, h*w), windows in row-major order. One `np.take` with it gathers the
-    windows at a third of the cost of a sliding window view's copy."""
-    (hh, ww), (h, w) = size, shape
-    tops = np.arange(hh - h + 1)[:, None] * ww + np.arange(ww - w + 1)[None, :]
-    inside = np.arange(h)[:, None] * ww + np.arange(w)[None, :]
-    return (tops.reshape(-1, 1) + inside.reshape(1, -1)).astype(np.intp)
 
 
 def match_many(image: np.ndarray, templates: np.ndarray) -> list[tuple[float, tuple[int, int]]]:
@@ -612,7 +607,8 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     blur = _blur_of(ppm, steps)  # a step's spread does not change as its side moves
     others = [int(j) for j in shortlist if int(j) != top]
     if blur is not None:
-        level = min(int(np.searchsorted(LEVEL_EDGES_MM, blur)), t.levels - 1)
+        # as np.searchsorted finds it (blur is finite), without making an array of the edges
+        level = min(bisect.bisect_left(LEVEL_EDGES_MM, blur), t.levels - 1)
         exact = dict(zip([top, *others], match([(j, level) for j in (top, *others)]), strict=True))
     else:
         by_level = match([(top, lv) for lv in range(t.levels)])
