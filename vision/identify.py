@@ -324,8 +324,8 @@ def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[n
     sum; only the window's spread is needed, from running sums. A flat window correlates 0."""
     n = shape[0] * shape[1]
     b = images.shape[0]
-    # every window, cast while copied out of a strided view (three times faster than a
-    # gather by index or a copy then a cast)
+    # every window, cast to float32 while copied out of a strided view: one pass, no index
+    # array (a gather by a 200 KB index was 7 % of identify's instructions)
     windows = sliding_window_view(images, shape, axis=(1, 2))
     rows = np.empty(windows.shape, np.float32)
     np.copyto(rows, windows)
