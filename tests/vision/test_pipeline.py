@@ -126,6 +126,43 @@ def test_without_a_mat_cards_lying_end_to_end_keep_their_own_outlines():
     assert named == sorted(p.code for p in placements)
 
 
+def test_without_a_mat_cards_are_also_looked_for_in_their_contrast_with_the_table():
+    """A cream card on light oak in warm light is barely brighter than the table in the
+    grey frame; in its distance in colour from the table, and in its lack of colour on
+    a table of a strong colour, it stands out (`_table_contrast`). On a grey table only
+    the distance is used."""
+    import cv2
+
+    from vision.pipeline import _table_contrast
+
+    rng = np.random.default_rng(1)
+    oak = np.clip(np.array([120, 180, 225]) + rng.normal(0, 4, (200, 300, 3)), 0, 255).astype(np.uint8)
+    oak[60:148, 100:163] = (170, 215, 235)  # a cream card, 63 x 88 px
+    grey = cv2.cvtColor(oak, cv2.COLOR_BGR2GRAY).astype(float)
+    card, table = (slice(70, 138), slice(110, 153)), (slice(0, 50), slice(0, 300))
+    assert np.median(grey[card]) - np.median(grey[table]) < 35
+    images = _table_contrast(oak, 1.0, 60.0)
+    assert len(images) == 2
+    for image in images:
+        assert np.median(image[card]) - np.median(image[table]) > 45
+    plain = np.full((200, 300, 3), 128, np.uint8)
+    plain[60:148, 100:163] = 235
+    assert len(_table_contrast(plain, 1.0, 60.0)) == 1
+
+
+def test_a_card_from_another_image_joins_only_where_no_card_lies():
+    from vision.detect import CardQuad
+    from vision.pipeline import _add_clear
+
+    def card(x: float, y: float) -> CardQuad:
+        return CardQuad(np.array([[x, y], [x + 63, y], [x + 63, y + 88], [x, y + 88]], np.float32))
+
+    kept = [card(0, 0)]
+    assert len(_add_clear(kept, [card(58, 0)])) == 2  # overlaps a thirteenth of its width
+    assert len(_add_clear(kept, [card(45, 0)])) == 1  # overlaps a fifth: a card cut otherwise there
+    assert len(_add_clear(kept, [card(200, 0), card(210, 0)])) == 2  # nor twice from the other image
+
+
 def test_a_bare_table_shows_the_cards_and_no_mat():
     """The synthetic camera can lay the cards on the bare table (`bare`): the mat's
     print and markers are gone, the cards are where they would lie on it."""
