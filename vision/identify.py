@@ -137,6 +137,16 @@ class IdentifyParams:
     #: corners and its skewed face was named YW, a TW: 4 wrong readings of 109 in a room
     #: bench cell. The faces' right answers in the demos had corners of 0.8 and more.
     face_min_corner: float = 0.5
+    #: ... and where the card is small in the picture (its short side under
+    #: face_open_px) and its corner cannot choose between its first two (within
+    #: face_open_lead), the faces alone must settle it by face_open_margin: a face a few
+    #: dozen pixels wide tells little. Without a mat, IDEAL cards 44 to 67 px wide (the
+    #: wide lens; one fitted 10 px off) were named by their faces with corner leads of
+    #: 0.007 to 0.026 and margins of 0.27 to 0.34: 3 wrong readings in the room bench. The
+    #: right ones with so faint a lead had margins of 0.38 and more, but one (0.33).
+    face_open_px: float = 70.0
+    face_open_lead: float = 0.03
+    face_open_margin: float = 0.35
 
     def untaught(self) -> IdentifyParams:
         """These parameters with the untaught thresholds in place of the taught ones."""
@@ -773,11 +783,20 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
         return None  # the faces name a card its corner barely ranks: too blurred to tell
     else:
         need = params.face_pair_margin if all(seen) else params.face_pair_partial
+    if lead < params.face_open_lead and _short_side(quad) < params.face_open_px:
+        need = max(need, params.face_open_margin)
     if prior is not None and code not in prior.likely:
         need *= 2
     if margin < need or own < params.face_pair_face:
         return None
     return code, margin, rotation, own
+
+
+def _short_side(quad: np.ndarray) -> float:
+    """A quad's shorter side, its two opposite pairs averaged (pixels)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def _plain_corner(frame: np.ndarray, quad: np.ndarray, t: Templates, best: int, ranked: list[int],

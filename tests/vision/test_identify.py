@@ -368,6 +368,30 @@ def test_the_faces_name_no_card_whose_corner_reads_under_the_floor(standard):
     assert named is not None and named[0] == "KS"
 
 
+def test_a_small_card_whose_corner_cannot_choose_needs_a_clear_face(standard):
+    """Where the card is small in the picture (short side under `face_open_px`) and its
+    corner ranks its first two within `face_open_lead`, the faces must settle it by
+    `face_open_margin` (IDEAL cards 44 to 67 px wide without a mat were named wrongly by
+    their faces with corner leads under 0.03 and margins under 0.35). A larger card, or
+    a corner with a clear lead, keeps the usual margin."""
+    import dataclasses
+
+    import vision.identify as ident
+
+    strict = dataclasses.replace(ident.IdentifyParams(), face_open_margin=0.9)  # above any margin
+    open_corner, clear_corner = (("KC", 0.61), ("KS", 0.6)), (("KS", 0.66), ("KC", 0.6))
+    card = render_card("standard", "KS", 6.0)
+    small, small_corners = lay(card, standard.size_mm, angle=0, ppm=0.7, blur=0.3)
+    large, large_corners = lay(card, standard.size_mm, angle=0, ppm=2.0, blur=0.3)
+    small_quad, large_quad = detected(small_corners, 0), detected(large_corners, 0)
+    assert ident._short_side(small_quad) < strict.face_open_px < ident._short_side(large_quad)
+    assert ident.by_face(small, small_quad, standard, open_corner, (True,) * 4, strict) is None
+    assert ident.by_face(small, small_quad, standard, clear_corner, (True,) * 4, strict)[0] == "KS"
+    assert ident.by_face(large, large_quad, standard, open_corner, (True,) * 4, strict)[0] == "KS"
+    usual = ident.IdentifyParams()
+    assert ident.by_face(small, small_quad, standard, open_corner, (True,) * 4, usual)[0] == "KS"
+
+
 def _fit_to_edges_in_arrays(quad: np.ndarray, found, least_px: float = 0.3) -> np.ndarray:
     """fit_to_edges as numpy arrays and vision.detect.intersect computed it before it
     was written in plain floats (the reference for the test below)."""
