@@ -21,6 +21,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -45,6 +46,14 @@ MAX_NAME = 40
 
 class StorageError(CompanionError, OSError):
     """The database cannot be opened, read or written (disk, permissions, locks)."""
+
+
+class _Busy(StorageError):
+    """Another process holds the database for a moment: opening it is tried again."""
+
+
+_clock: Callable[[], float] = time.monotonic  # tests replace these two
+_pause: Callable[[float], None] = time.sleep
 
 
 class BadDatabase(CompanionError, ValueError):
@@ -404,6 +413,21 @@ class Store:
 
     # -- opening, checking, migrating --------------------------------------------------
     def _open(self, create: bool, make_dirs: bool) -> sqlite3.Connection:
+        """The connection, tried again for up to BUSY_TIMEOUT_S while another process holds
+        the file: SQLite answers "locked" at once, without waiting, to a process opening
+        the file while another closes it (the last connection checkpoints and removes the
+        write-ahead log) or switches a new file to WAL. Four processes creating one new
+        file at once met this on a loaded machine."""
+        deadline = _clock() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                return self._open_once(create, make_dirs)
+            except _Busy:
+                if _clock() >= deadline:
+                    raise
+                _pause(0.05)
+
+    def _open_once(self, create: bool, make_dirs: bool) -> sqlite3.Connection:
         if self.path != MEMORY:
             file = Path(self.path)
             try:
@@ -447,7 +471,8 @@ class Store:
                 self._migrate(conn)
         except sqlite3.OperationalError as exc:  # locked, read-only, disk full: not the file's fault
             conn.close()
-            raise StorageError(f"cannot open database {self.path!r}: {exc}") from None
+            error = _Busy if "locked" in str(exc) or "busy" in str(exc) else StorageError
+            raise error(f"cannot open database {self.path!r}: {exc}") from None
         except sqlite3.DatabaseError as exc:  # not SQLite at all, or a damaged file
             conn.close()
             raise BadDatabase(f"{self.path!r} is not a Table Companion database ({exc})") from None

@@ -106,6 +106,42 @@ def test_many_processes_opening_a_new_file_at_once_make_one_database(tmp_path):
         assert sorted(p.name for p in store.players()) == ["P0", "P1", "P2", "P3"]
 
 
+def test_opening_a_file_another_process_holds_for_a_moment_is_tried_again(tmp_path, monkeypatch):
+    """SQLite answers "locked" at once, without waiting, to a process opening a file
+    another is closing or switching to WAL: the open is tried again until BUSY_TIMEOUT_S
+    has passed (clock injected), and then the error is the one of the last try."""
+    import pytest
+
+    from companion import storage
+
+    now = [0.0]
+    pauses: list[float] = []
+    monkeypatch.setattr(storage, "_clock", lambda: now[0])
+
+    def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        now[0] += seconds
+
+    monkeypatch.setattr(storage, "_pause", pause)
+    real = storage.Store._open_once
+    fails = [2]
+
+    def held(self, create, make_dirs):
+        if fails[0]:
+            fails[0] -= 1
+            raise storage._Busy(f"cannot open database {self.path!r}: database is locked")
+        return real(self, create, make_dirs)
+
+    monkeypatch.setattr(storage.Store, "_open_once", held)
+    with Store(tmp_path / "a.db") as store:
+        store.player("P0")
+    assert len(pauses) == 2
+    fails[0], now[0] = 10 ** 6, 0.0  # held for good
+    with pytest.raises(storage.StorageError, match="database is locked"):
+        Store(tmp_path / "b.db")
+    assert now[0] == pytest.approx(storage.BUSY_TIMEOUT_S, abs=0.06)
+
+
 def test_a_stale_reader_sees_a_whole_game(tmp_path):
     """A reader holding an old snapshot while the writer moves on never sees half an event."""
     db = tmp_path / "companion.db"
