@@ -205,6 +205,14 @@ def order_quad(quad: np.ndarray, square: bool = False) -> Quad:
     return q[ROLL[best]]
 
 
+def short_long(quad: np.ndarray) -> tuple[float, float]:
+    """A quad's short and long side in pixels, each the mean of its two opposite sides."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return (float(a), float(b)) if a <= b else (float(b), float(a))
+
+
 #: The outline of a mask runs through the centres of its edge pixels, half a pixel inside
 #: the edge: lines fitted to it are moved out by this much.
 EDGE_BIAS = 0.5

@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from vision.detect import ROLL, signed_area
+from vision.detect import ROLL, short_long, signed_area
 from vision.templates import (
     FACE_PPM,
     INDEX_PPM,
@@ -783,20 +783,13 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
         return None  # the faces name a card its corner barely ranks: too blurred to tell
     else:
         need = params.face_pair_margin if all(seen) else params.face_pair_partial
-    if lead < params.face_open_lead and _short_side(quad) < params.face_open_px:
+    if lead < params.face_open_lead and short_long(quad)[0] < params.face_open_px:
         need = max(need, params.face_open_margin)
     if prior is not None and code not in prior.likely:
         need *= 2
     if margin < need or own < params.face_pair_face:
         return None
     return code, margin, rotation, own
-
-
-def _short_side(quad: np.ndarray) -> float:
-    """A quad's shorter side, its two opposite pairs averaged (pixels)."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
-    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def _plain_corner(frame: np.ndarray, quad: np.ndarray, t: Templates, best: int, ranked: list[int],

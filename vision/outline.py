@@ -130,13 +130,13 @@ def side_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray) -> np.ndarray:
     there than the card's own side."""
     q = np.asarray(quad, np.float64)
     t = np.linspace(0.1, 0.9, 24)
+    offs = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
     out = np.zeros(4)
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
         side = b - a
         n = np.array([side[1], -side[0]]) / max(float(np.linalg.norm(side)), 1e-6)
         pts = a + t[:, None] * side
-        offs = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
         pp = (pts[None, :, :] + offs[:, None, None] * n).astype(np.float32)
         vx = cv2.remap(gx, pp[..., 0], pp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         vy = cv2.remap(gy, pp[..., 0], pp[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

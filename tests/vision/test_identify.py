@@ -384,7 +384,7 @@ def test_a_small_card_whose_corner_cannot_choose_needs_a_clear_face(standard):
     small, small_corners = lay(card, standard.size_mm, angle=0, ppm=0.7, blur=0.3)
     large, large_corners = lay(card, standard.size_mm, angle=0, ppm=2.0, blur=0.3)
     small_quad, large_quad = detected(small_corners, 0), detected(large_corners, 0)
-    assert ident._short_side(small_quad) < strict.face_open_px < ident._short_side(large_quad)
+    assert ident.short_long(small_quad)[0] < strict.face_open_px < ident.short_long(large_quad)[0]
     assert ident.by_face(small, small_quad, standard, open_corner, (True,) * 4, strict) is None
     assert ident.by_face(small, small_quad, standard, clear_corner, (True,) * 4, strict)[0] == "KS"
     assert ident.by_face(large, large_quad, standard, open_corner, (True,) * 4, strict)[0] == "KS"
