@@ -16,6 +16,7 @@ identify, track, zones); this module only wires them and converts coordinates.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import math
 from collections.abc import Callable
@@ -31,7 +32,6 @@ from vision.detect import (
     CardQuad,
     DetectParams,
     Masks,
-    card_scale,
     find_cards,
     has_dark_cards,
     masks,
@@ -81,6 +81,9 @@ class PipelineParams:
     #: within this of the card's size there (a tilted camera sees near cards larger than
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
     direct_size_tol: float = 0.25
+    #: ... and the cards are cut in the table's flattened view (`_flattening`) where
+    #: three whole cards or more agree on the scale.
+    flatten: bool = True
     #: Without a mat, once the scale is known, cards are also cut from two colour
     #: images where the grey frame shows them poorly (`_table_contrast`): a card's
     #: distance in colour from the table, and, on a table of a strong colour (its median
@@ -724,21 +727,43 @@ class Recognizer:
         still = self._scale is None and p.outlines
         if still:
             whole = _with_outlines(whole, image, small, f, self.aspect)
-        scale = card_scale(whole, self.size_mm)
+        scale, plane, agreeing = _scale_field(whole, self.size_mm, small.shape)
         if scale is not None:
             self._scale = scale if self._scale is None else 0.8 * self._scale + 0.2 * scale
         quads = whole
-        if self._scale is not None:
+        flat = _flattening(agreeing, self.size_mm, self._scale, small.shape) \
+            if p.flatten and self._scale is not None else None
+        if flat is not None:
+            # the cards are cut in the flattened view, where every card is its exact rectangle
+            H, view_size = flat
+            view = cv2.warpPerspective(small, H, view_size, flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
             card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
+            in_view = [c for c in (_moved(c, H) for c in whole) if _of_size(c, card_px, p.direct_size_tol)]
+            cuts = [find_cards(view, self.aspect, card_px, p.detect, masks(view, min(card_px), p.detect),
+                               None, self._dark)]
+            for other in _table_contrast(image, f, p.table_saturation) if p.table_contrast else ():
+                other = cv2.warpPerspective(other, H, view_size, flags=cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REPLICATE)
+                found_there = masks(other, min(card_px), p.detect)
+                cuts.append(find_cards(other, self.aspect, card_px, p.detect, found_there))
+            cut = _pick_cuts(cuts)
+            merged = _merge_quads(in_view, cut, view) if p.outlines else cut
+            back = np.linalg.inv(H)
+            quads = [_moved(c, back) for c in merged]
+        elif self._scale is not None:
+            card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
+            field = _size_at(plane, self.size_mm, self._scale)
             # cards of one deck are one size: a "whole card" far from the scale the others
-            # agree on is none (two cards side by side make a rectangle of nearly a card's
-            # shape); the search at the card's size finds what it holds
-            whole = [c for c in whole if _of_size(c, card_px, p.direct_size_tol)]
-            field = _scale_field(whole, self.size_mm, self._scale)
-            cut = find_cards(small, self.aspect, field or card_px, p.detect, found, self._memo, self._dark)
+            # agree on there is none (two cards side by side make a rectangle of nearly a
+            # card's shape); the search at the card's size finds what it holds
+            whole = [c for c in whole
+                     if _of_size(c, field(*c.center) if field else card_px, p.direct_size_tol)]
+            cuts = [find_cards(small, self.aspect, field or card_px, p.detect, found, self._memo, self._dark)]
             for other in _table_contrast(image, f, p.table_saturation) if p.table_contrast else ():
                 found_there = masks(other, min(card_px), p.detect)
-                cut = _add_clear(cut, find_cards(other, self.aspect, field or card_px, p.detect, found_there))
+                cuts.append(find_cards(other, self.aspect, field or card_px, p.detect, found_there))
+            cut = _pick_cuts(cuts)
             quads = _merge_quads(whole, cut, small) if p.outlines else cut
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
@@ -1041,15 +1066,37 @@ def _table_contrast(image: np.ndarray, f: float, saturation: float) -> list[np.n
     return out
 
 
-def _add_clear(cards: list[CardQuad], more: list[CardQuad], most: float = 0.1) -> list[CardQuad]:
-    """`cards`, then each of `more` overlapping none of those kept by more than `most`
-    of its own area."""
-    out = list(cards)
-    for c in more:
-        area = abs(signed_area(c.corners))
-        quad = c.corners.astype(np.float32)
-        if all(cv2.intersectConvexConvex(quad, k.corners.astype(np.float32))[0] <= most * area for k in out):
-            out.append(c)
+def _pick_cuts(sets: list[list[CardQuad]], most: float = 0.1) -> list[CardQuad]:
+    """The cards cut from several images of one view (the grey one, then the colour
+    contrasts: `_table_contrast`), each place's from one image. Cards of different
+    images overlapping by more than `most` of the smaller one's area are two readings
+    of one place; of each such group, the image whose cards there have the most edge
+    support in all wins (the earlier image of equal support). Two cards lying end to
+    end on light oak in a warm room: the table-contrast image cut one of them across
+    the wrong way, the saturation image both right (and the old rule, the first image's
+    cards and only the others' clear of them, kept the wrong one)."""
+    cards = [(k, c) for k, cut in enumerate(sets) for c in cut]
+    group = list(range(len(cards)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    quads = [c.corners.astype(np.float32) for _, c in cards]
+    areas = [abs(signed_area(c.corners)) for _, c in cards]
+    for i in range(len(cards)):
+        for j in range(i + 1, len(cards)):
+            if cards[i][0] != cards[j][0] and \
+                    cv2.intersectConvexConvex(quads[i], quads[j])[0] > most * min(areas[i], areas[j]):
+                group[root(i)] = root(j)
+    out = []
+    for g in sorted({root(i) for i in range(len(cards))}):
+        members = [cards[i] for i in range(len(cards)) if root(i) == g]
+        support = [sum(c.support for k, c in members if k == n) for n in range(len(sets))]
+        best = int(np.argmax(support))  # the first of equal support
+        out += [c for k, c in members if k == best]
     return out
 
 
@@ -1062,29 +1109,189 @@ def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, 
     return _merge_quads(found, whole, small)
 
 
-def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], scale: float
-                 ) -> Callable[[float, float], tuple[float, float]] | None:
-    """The card's size (short, long) in pixels at each point of the picture, from a plane
-    fitted to the whole cards' own scales by their centres: a camera tilted over a table
-    without a mat sees near cards larger than far ones (the synthetic table, typical
-    flaws: 0.55 to 0.63 px/mm in one picture, and cards cut from corners at one scale
-    came 10 % off and went unread). None with fewer than three whole cards or with their
-    centres in a line: the single `scale` serves. The plane is held within 30 % of it."""
-    centres, scales = [], []
+def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tuple[int, ...],
+                 agree: float = 0.22, fit: float = 0.07, tilt: float = 1.35
+                 ) -> tuple[float | None, tuple[float, float, float] | None, list[CardQuad]]:
+    """The cards' scale (px/mm) and, where it can be told, a plane fitted to the whole
+    cards' own scales by their centres, (a, b, c) of a + b x + c y: a camera tilted over
+    a table without a mat sees near cards larger than far ones (the synthetic table,
+    typical flaws: 0.53 to 0.64 px/mm in one picture, and cards cut at one scale came 7
+    to 10 % off and went unread).
+
+    Not every "whole card" is one: two cards lying end to end, or a hand, can make a
+    quad of nearly a card's shape. A card's short and long sides must give one scale
+    (within `agree`: a hand, 0.64 and 0.75), and the plane is the one most cards agree
+    with (within `fit`), found from every three of them and backed by a fourth (two
+    stacked cards, 1.3 times a card, pulled the old least-squares fit and median 10 %
+    high). The scale is the median of the cards that agree. A plane must also be one a
+    camera could make: over the picture (`shape`), its scale stays within `tilt` of its
+    scale at the middle (the room bench's tilted camera: 1.1; a plane through three cards
+    and a stacked pair by chance: 1.75). The plane is None with fewer than four cards
+    agreeing or their centres in a line. Also returned: the cards that agree (with the
+    plane, or with the scale)."""
     short_mm, long_mm = min(size_mm), max(size_mm)
+    measured = []
     for c in cards:
-        if not c.complete:
-            continue
-        short, long_ = short_long(c.corners)
-        centres.append(np.asarray(c.corners, np.float64).mean(axis=0))
-        scales.append((short / short_mm + long_ / long_mm) / 2)
-    if len(centres) < 3:
+        if c.complete:
+            short, long_ = short_long(c.corners)
+            measured.append((c, short / short_mm, long_ / long_mm))
+    if not measured:
+        return None, None, []
+    # a phone held at a slant sees every card's sides unequally: then all of them serve
+    kept = [m for m in measured if abs(m[1] - m[2]) <= agree * (m[1] + m[2]) / 2] or measured
+    quads = [m[0] for m in kept]
+    centres = [np.asarray(q.corners, np.float64).mean(axis=0) for q in quads]
+    scales = [math.sqrt(m[1] * m[2]) for m in kept]  # by area: a card seen at a slant is narrower one way
+    s = np.array(scales)
+    # the scale the most cards agree with; of equally many, the smallest: a "card" too
+    # large is often two, one too small seldom a card's shape
+    near = np.abs(s[:, None] - s[None, :]) <= fit * s[None, :]
+    count = near.sum(axis=0)
+    cluster = near[:, int(np.lexsort((s, -count))[0])]
+    agreed = float(np.median(s[cluster])), None, [q for q, k in zip(quads, cluster, strict=True) if k]
+    if len(s) < 4:
+        return agreed
+    A = np.column_stack([np.ones(len(s)), np.array(centres)])
+    triples = np.array(list(itertools.combinations(range(len(s)), 3)))
+    if len(triples) > 400:  # 16 cards or more: a fixed sample of them serves
+        triples = triples[np.random.default_rng(0).choice(len(triples), 400, replace=False)]
+    M, v = A[triples], s[triples]
+    span = float(np.ptp(A[:, 1:])) or 1.0
+    ok = np.abs(np.linalg.det(M)) > 1e-3 * span * span  # three centres not in a line
+    best, best_key = np.zeros(len(s), bool), (0, 0.0)
+    if ok.any():
+        planes = np.linalg.solve(M[ok], v[ok][..., None])[..., 0]  # (T, 3)
+        h, w = shape[:2]
+        corners = np.array([[1, 0, 0], [1, w, 0], [1, 0, h], [1, w, h]], np.float64)
+        middle = planes @ np.array([1.0, w / 2, h / 2])
+        ratio = (corners @ planes.T) / np.where(middle > 0, middle, np.nan)[None, :]
+        camera = np.all((ratio <= tilt) & (ratio >= 1 / tilt), axis=0)  # NaN: none
+        err = np.abs(A @ planes.T - s[:, None]) / s[:, None]  # (n, T)
+        inl = (err <= fit) & camera[None, :]
+        count = inl.sum(axis=0)
+        spread = np.where(inl, err, 0.0).sum(axis=0)
+        k = int(np.lexsort((spread, -count))[0])
+        best, best_key = inl[:, k], (int(count[k]), float(spread[k]))
+    if best_key[0] < 4:
+        # three cards make a plane whatever their scales: one more must agree with it;
+        # else the scale most cards agree with, and one everywhere
+        return agreed
+    Ai = A[best]
+    inliers = [q for q, k in zip(quads, best, strict=True) if k]
+    if np.linalg.matrix_rank(Ai, tol=1e-3 * float(np.abs(Ai).max())) < 3:
+        return float(np.median(s[best])), None, inliers
+    coef = np.linalg.lstsq(Ai, s[best], rcond=None)[0]
+    return float(np.median(s[best])), (float(coef[0]), float(coef[1]), float(coef[2])), inliers
+
+
+def _flattening(cards: list[CardQuad], size_mm: tuple[float, float], scale: float,
+                shape: tuple[int, ...], fit: float = 0.04) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The homography (3x3) that flattens the table as the picture shows it, and the
+    size (w, h) of the flattened view: each of `cards` (whole cards that agree on the
+    scale) becomes the card's exact rectangle at `scale`, wherever it lies. A camera
+    tilted over a table without a mat sees far cards smaller and foreshortened along
+    the tilt (the room bench: a card's two sides 6 % apart, its scale 0.50 to 0.61 px/mm
+    over one picture); cut at one size and shape, cards lying end to end went unread.
+    In the flattened view the cards' scales were 0.585 to 0.595.
+
+    First by turns: each card's exact rectangle is laid where the last homography puts
+    the card (turned and shifted to fit its corners, not scaled) and the homography is
+    fitted again to all corners, twice that step. That creeps (60 turns left a steep
+    view 3 % off), so a few damped Gauss-Newton steps on the homography finish it, in
+    coordinates centred and scaled as a fit needs. (Right angles alone fix a flattening
+    in closed form, but the room bench's few cards, turned alike, gave it sides 1.2 to
+    1.6 to one.) None with fewer than three cards, where the cards do not then fit
+    their rectangles within `fit` of a card's width, or where the view would be more
+    than twice the picture."""
+    if len(cards) < 3:
         return None
-    A = np.column_stack([np.ones(len(centres)), np.array(centres)])
-    if np.linalg.matrix_rank(A, tol=1e-3 * float(np.abs(A).max())) < 3:
+    cw, ch = min(size_mm) * scale, max(size_mm) * scale
+    seen = np.vstack([np.asarray(c.corners, np.float64) for c in cards])
+    H = np.eye(3)
+    for _ in range(4):
+        flat = cv2.perspectiveTransform(seen.reshape(-1, 1, 2), H).reshape(-1, 4, 2)
+        again, _ = cv2.findHomography(seen, _laid(flat, cw, ch).reshape(-1, 2), 0)
+        if again is None:
+            return None
+        H = H + 2.0 * (again / again[2, 2] - H)
+    mu = seen.mean(axis=0)
+    sc = 1.0 / max(float(np.sqrt(((seen - mu) ** 2).sum(axis=1).mean())), 1e-9)
+    T = np.array([[sc, 0, -sc * mu[0]], [0, sc, -sc * mu[1]], [0, 0, 1]])
+    near = ((seen - mu) * sc).reshape(-1, 1, 2)
+
+    def off(g: np.ndarray) -> np.ndarray:
+        flat = cv2.perspectiveTransform(near, np.append(g, 1.0).reshape(3, 3)).reshape(-1, 4, 2)
+        return (flat - _laid(flat, cw, ch)).ravel()
+
+    G = H @ np.linalg.inv(T)
+    if abs(G[2, 2]) < 1e-12:
         return None
-    coef = np.linalg.lstsq(A, np.array(scales), rcond=None)[0]
-    a, b, c = (float(v) for v in coef)
+    g, damping = (G / G[2, 2]).ravel()[:8], 1e-3
+    r = off(g)
+    for _ in range(4):
+        J = np.empty((len(r), 8))
+        for k in range(8):
+            step = np.zeros(8)
+            step[k] = 1e-6 * max(1.0, abs(g[k]))
+            J[:, k] = (off(g + step) - r) / step[k]
+        A = J.T @ J
+        tried = g - np.linalg.solve(A + damping * np.diag(np.diag(A) + 1e-12), J.T @ r)
+        r2 = off(tried)
+        if float(r2 @ r2) < float(r @ r):
+            g, r, damping = tried, r2, damping * 0.3
+        else:
+            damping *= 10
+    if float(np.abs(r).max()) > fit * cw:
+        return None
+    H = np.append(g, 1.0).reshape(3, 3) @ T
+    h, w = shape[:2]
+    frame = cv2.perspectiveTransform(np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float64), H)
+    lo, hi = frame.reshape(4, 2).min(axis=0), frame.reshape(4, 2).max(axis=0)
+    size = hi - lo
+    if size[0] * size[1] > 2 * w * h:
+        return None
+    H = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]]) @ H
+    return H / H[2, 2], (int(np.ceil(size[0])), int(np.ceil(size[1])))
+
+
+def _laid(quads: np.ndarray, cw: float, ch: float) -> np.ndarray:
+    """Each quad's exact card rectangle (cw by ch, its short side where the quad's is)
+    turned and shifted onto its corners in the least-squares sense, not scaled: (N, 4, 2)."""
+    q = np.asarray(quads, np.float64)
+    s01 = np.linalg.norm(q[:, 1] - q[:, 0], axis=1)
+    s12 = np.linalg.norm(q[:, 2] - q[:, 1], axis=1)
+    a = np.where(s01 <= s12, cw, ch)
+    b = np.where(s01 <= s12, ch, cw)
+    zero = np.zeros_like(a)
+    rect = np.stack([np.stack([zero, zero], 1), np.stack([a, zero], 1), np.stack([a, b], 1),
+                     np.stack([zero, b], 1)], axis=1)  # (N, 4, 2) as order_ideal
+    rc, qc = rect - rect.mean(axis=1, keepdims=True), q - q.mean(axis=1, keepdims=True)
+    c = (rc * qc).sum(axis=(1, 2))
+    d = (rc[..., 0] * qc[..., 1] - rc[..., 1] * qc[..., 0]).sum(axis=1)
+    n = np.hypot(c, d)
+    n[n == 0] = 1.0
+    cos, sin = c / n, d / n
+    turned = np.stack([cos[:, None] * rc[..., 0] - sin[:, None] * rc[..., 1],
+                       sin[:, None] * rc[..., 0] + cos[:, None] * rc[..., 1]], axis=2)
+    return turned + q.mean(axis=1, keepdims=True)
+
+
+def _moved(card: CardQuad, H: np.ndarray) -> CardQuad:
+    """The card's outline (and the other places it may lie) through a homography."""
+    def move(q: np.ndarray) -> np.ndarray:
+        pts = np.asarray(q, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, H).reshape(4, 2).astype(np.float32)
+    return CardQuad(move(card.corners), card.support, card.seen, tuple(move(q) for q in card.alternatives))
+
+
+def _size_at(plane: tuple[float, float, float] | None, size_mm: tuple[float, float], scale: float
+             ) -> Callable[[float, float], tuple[float, float]] | None:
+    """The card's size (short, long) in pixels at each point of the picture from a
+    `_scale_field` plane, held within 30 % of `scale`; None without a plane."""
+    if plane is None:
+        return None
+    a, b, c = plane
+    short_mm, long_mm = min(size_mm), max(size_mm)
     lo, hi = 0.7 * scale, 1.3 * scale
 
     def size_at(x: float, y: float) -> tuple[float, float]:

@@ -70,27 +70,89 @@ def test_without_a_mat_two_cards_side_by_side_are_two_cards(camera):
 def test_without_a_mat_each_blob_is_cut_at_the_scale_where_it_lies():
     """A camera tilted over a table without a mat sees near cards larger than far ones;
     the whole cards' own sizes, fitted as a plane over the picture, give each blob its
-    size (`_scale_field`), and two overlapping cards near the edge are cut at theirs."""
+    size (`_scale_field`). Quads of nearly a card's shape that are no card (two cards
+    end to end, a hand) do not move it, and a plane no camera makes is none."""
     from vision.detect import CardQuad
-    from vision.pipeline import _scale_field
+    from vision.pipeline import _scale_field, _size_at
 
-    size_mm = (63.0, 88.0)
+    size_mm, shape = (63.0, 88.0), (480, 640)
 
-    def card(cx: float, cy: float, s: float) -> CardQuad:
-        w, h = 63.0 * s / 2, 88.0 * s / 2
+    def card(cx: float, cy: float, s: float, long_s: float | None = None) -> CardQuad:
+        w, h = 63.0 * s / 2, 88.0 * (long_s or s) / 2
         return CardQuad(np.array([[cx - w, cy - h], [cx + w, cy - h], [cx + w, cy + h], [cx - w, cy + h]],
                                  np.float32))
 
-    # 0.5 px/mm at the top of the picture to 0.7 at the bottom
-    cards = [card(100, 100, 0.5), card(500, 100, 0.5), card(300, 500, 0.7)]
-    field = _scale_field(cards, size_mm, 0.6)
+    def tilted(y: float) -> float:  # 0.55 px/mm at the top of the picture to 0.65 at the bottom
+        return 0.55 + 0.1 * y / 480
+
+    real = [card(x, y, tilted(y)) for x, y in ((100, 80), (500, 90), (300, 240), (120, 400), (520, 410))]
+    stacked = card(300, 120, 0.78)  # two cards end to end, as one quad: 1.3 times the scale there
+    hand = card(420, 300, 0.62, 0.74)  # its sides give two scales
+    scale, plane, agreeing = _scale_field([stacked, *real, hand], size_mm, shape)
+    assert scale == pytest.approx(tilted(240), rel=1e-3)  # the median of the cards, not of the quads
+    assert [id(c) for c in agreeing] == [id(c) for c in real]
+    field = _size_at(plane, size_mm, scale)
     assert field is not None
-    assert field(300, 300) == pytest.approx((63.0 * 0.6, 88.0 * 0.6), rel=1e-6)
-    assert field(300, 500)[0] == pytest.approx(63.0 * 0.7, rel=1e-6)
-    assert field(300, 5000)[0] == pytest.approx(63.0 * 0.6 * 1.3)  # held within 30 % of the scale
-    assert _scale_field(cards[:2], size_mm, 0.6) is None  # two cards: the single scale serves
-    in_a_line = [card(100 * k, 100, 0.5 + 0.05 * k) for k in range(1, 5)]
-    assert _scale_field(in_a_line, size_mm, 0.6) is None
+    for y in (0, 240, 480):
+        assert field(320, y) == pytest.approx((63.0 * tilted(y), 88.0 * tilted(y)), rel=1e-3)
+    assert field(320, 4800)[0] == pytest.approx(63.0 * scale * 1.3)  # held within 30 % of the scale
+
+    # three cards make a plane whatever their scales: the most cards' scale serves, and one everywhere
+    scale, plane, agreeing = _scale_field([*real[:3], stacked], size_mm, shape)
+    assert plane is None and scale == pytest.approx(tilted(90), rel=0.05)
+    assert all(c is not stacked for c in agreeing)
+    assert _scale_field(real[:2], size_mm, shape)[1] is None
+    in_a_line = [card(100 * k, 100, 0.5 + 0.01 * k) for k in range(1, 6)]
+    assert _scale_field(in_a_line, size_mm, shape)[1] is None
+    # 0.3 px/mm at the top to 0.9 at the bottom: no camera over a table sees that
+    steep = [card(x, y, 0.3 + 0.6 * y / 480) for x, y in ((100, 80), (500, 90), (300, 240), (120, 400))]
+    assert _scale_field(steep, size_mm, shape)[1] is None
+    assert _scale_field([], size_mm, shape) == (None, None, [])
+
+
+def test_without_a_mat_the_table_is_flattened_so_every_card_is_its_exact_rectangle():
+    """A camera tilted over the table sees far cards smaller and foreshortened; the
+    homography `_flattening` finds from three whole cards makes every card, the others
+    too, the card's exact rectangle at one scale, where they differed by a fifth."""
+    import cv2
+
+    from vision.detect import CardQuad, short_long
+    from vision.pipeline import _flattening
+
+    size_mm = (63.0, 88.0)
+    # the table (mm) as a tilted camera sees it (px of a 640x360 picture): near cards a
+    # fifth larger than far ones, as in the room bench
+    seen_from = cv2.getPerspectiveTransform(np.float32([[0, 0], [800, 0], [800, 450], [0, 450]]),
+                                            np.float32([[50, 20], [590, 20], [640, 360], [0, 360]]))
+
+    def card(x: float, y: float, turn: float) -> np.ndarray:
+        c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+        rect = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64) - (31.5, 44)
+        on_table = rect @ np.array([[c, s], [-s, c]]) + (x, y)
+        return cv2.perspectiveTransform(on_table.reshape(-1, 1, 2), seen_from).reshape(4, 2)
+
+    whole = [CardQuad(card(150, 100, 5).astype(np.float32)), CardQuad(card(600, 120, -10).astype(np.float32)),
+             CardQuad(card(380, 350, 80).astype(np.float32))]
+    others = [card(100, 380, 90), card(700, 380, 30), card(400, 60, 0)]
+    raw = [np.sqrt(np.prod(short_long(q)) / (63 * 88)) for q in others]
+    assert max(raw) / min(raw) > 1.15  # far and near cards differ before
+    flat = _flattening(whole, size_mm, 0.5, (360, 640))
+    assert flat is not None
+    H, (w, h) = flat
+    for q in others:
+        f = cv2.perspectiveTransform(q.reshape(-1, 1, 2), H).reshape(4, 2)
+        short, long_ = short_long(f)
+        assert short == pytest.approx(63 * 0.5, rel=0.005) and long_ == pytest.approx(88 * 0.5, rel=0.005)
+        sides = f[[1, 2, 3, 0]] - f
+        square = abs(float(sides[0] @ sides[1])) / float(np.linalg.norm(sides[0]) * np.linalg.norm(sides[1]))
+        assert square < 0.005  # right-angled
+        assert (f.min(axis=0) >= -1).all() and (f.max(axis=0) <= (w + 1, h + 1)).all()  # in the view
+    assert _flattening(whole[:2], size_mm, 0.5, (360, 640)) is None  # two cards: too few to tell
+    # "cards" that no one flattening makes rectangles (side by side, leaning one way, the
+    # other way, and the first way again; a view makes lines lean apart or together): none
+    leaning = [np.float32([[0, 0], [30, 0], [30 + 10 * k, 44], [10 * k, 44]]) for k in (-1, 1, -1)]
+    skewed = [CardQuad(q + np.float32([100 * i, 50])) for i, q in enumerate(leaning)]
+    assert _flattening(skewed, size_mm, 0.5, (360, 640)) is None
 
 
 def test_without_a_mat_two_outlines_of_one_card_give_way_to_the_one_on_its_edges():
@@ -150,17 +212,31 @@ def test_without_a_mat_cards_are_also_looked_for_in_their_contrast_with_the_tabl
     assert len(_table_contrast(plain, 1.0, 60.0)) == 1
 
 
-def test_a_card_from_another_image_joins_only_where_no_card_lies():
+def test_each_place_takes_its_cards_from_the_image_that_shows_them_best():
+    """Cards cut from the grey image and from the colour contrasts (`_pick_cuts`): where
+    they overlap, the image whose cards there have the most edge support wins; cards
+    of one image overlapping each other (lying end to end) stay; a card overlapping
+    another image's by little is a card beside it."""
     from vision.detect import CardQuad
-    from vision.pipeline import _add_clear
+    from vision.pipeline import _pick_cuts
 
-    def card(x: float, y: float) -> CardQuad:
-        return CardQuad(np.array([[x, y], [x + 63, y], [x + 63, y + 88], [x, y + 88]], np.float32))
+    def card(x: float, y: float, support: float = 1.0, turned: bool = False) -> CardQuad:
+        w, h = (88, 63) if turned else (63, 88)
+        return CardQuad(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32), support)
 
-    kept = [card(0, 0)]
-    assert len(_add_clear(kept, [card(58, 0)])) == 2  # overlaps a thirteenth of its width
-    assert len(_add_clear(kept, [card(45, 0)])) == 1  # overlaps a fifth: a card cut otherwise there
-    assert len(_add_clear(kept, [card(200, 0), card(210, 0)])) == 2  # nor twice from the other image
+    grey = [card(0, 0)]
+    beside = card(58, 0)
+    # overlapping it by a thirteenth: a card beside it
+    assert [id(c) for c in _pick_cuts([grey, [beside]])] == [id(grey[0]), id(beside)]
+    assert [id(c) for c in _pick_cuts([grey, [card(45, 0, 0.9)]])] == [id(grey[0])]  # a fifth: less support
+    # two cards lying end to end, turned: the contrast image cut one across the wrong way
+    # (weakly), the saturation image both right
+    wrong = [card(300, 0), card(320, 40, 0.6)]
+    right = [card(300, 0), card(300, 60, 0.9, turned=True)]
+    picked = _pick_cuts([[], wrong, right])
+    assert [c.support for c in picked] == [1.0, 0.9] and picked[1].corners[1, 0] == 388
+    assert any(c is grey[0] for c in _pick_cuts([grey, wrong, right]))  # apart from them: kept
+    assert _pick_cuts([[], [], []]) == []
 
 
 def test_a_bare_table_shows_the_cards_and_no_mat():
