@@ -131,6 +131,11 @@ class IdentifyParams:
     face_agree_lead: float = 0.05
     face_agree_face: float = 0.75
     face_corner_gap: float = 0.05  # otherwise the winner's corner is at most this far behind the first
+    #: ... and for a card partly hidden at most this far: without a mat, the middle one of
+    #: three IDEAL cards lying side by side (its outline 5 px into its neighbour) was named
+    #: WS, a US, by a face of the corner's third (0.049 behind its first); the right
+    #: namings of partly hidden cards there were all the corner's first.
+    face_partial_gap: float = 0.03
     #: ... and never for a card whose best corner correlates under this: the faces name a
     #: card only among what its corner leaves likely. A quad fitted askew (a lone IDEAL
     #: card without a mat, its outline bitten by its corner's print) read 0.31 at its
@@ -145,6 +150,16 @@ class IdentifyParams:
     #: 0.007 to 0.026 and margins of 0.27 to 0.34: 3 wrong readings in the room bench. The
     #: right ones with so faint a lead had margins of 0.38 and more, but one (0.33).
     face_open_px: float = 70.0
+    #: ... as it must, whatever the corner's lead, for a card under face_tiny_px: the
+    #: room bench's wide lens without a mat (cards 43 px wide) named a 2C as 2S (corner
+    #: lead 0.03) and as 3H, by face margins of 0.27 and 0.28.
+    face_tiny_px: float = 50.0
+    #: A drawn deck's card named by its corner must match that card's face at this at
+    #: least (the grey face, as identified). Faces of right namings in the room bench:
+    #: 0.43 and more without a mat, 0.32 and more on it under every flaw at full
+    #: strength; a quad across two IDEAL cards read WS by its corner at -0.13, and an
+    #: IDEAL card under full flaws on the mat NW at 0.24.
+    corner_face: float = 0.25
     face_open_lead: float = 0.03
     face_open_margin: float = 0.35
 
@@ -683,7 +698,10 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     candidates = [r for i, r in enumerate(rots) if coarse[i, best] >= coarse[i_best, best] - 0.02]
     faces = {r: views.score(best, r) for r in candidates}
     rotation = max(candidates, key=lambda r: faces[r])
-    known = score >= params.min_score and margin >= params.min_margin and not is_back(t.codes[best])
+    # a drawn deck's card named by its corner must also look a little like that card: a
+    # quad fitted across two cards can match a corner (its face -0.13), a card never has
+    known = score >= params.min_score and margin >= params.min_margin and not is_back(t.codes[best]) \
+        and (t.glyphs is not None or faces[rotation] >= params.corner_face)
     generic = getattr(t.glyphs, "generic", False)
     if t.glyphs is not None and not is_back(t.codes[best]) and not (
             known and (generic or t.codes[best] not in t.glyphs.codes.values())):
@@ -779,11 +797,13 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
     if (code == corner[0][0] and corner[0][1] >= params.face_agree_corner and lead >= params.face_agree_lead
             and own >= params.face_agree_face):
         need = params.face_agree_margin
-    elif dict(corner)[code] < corner[0][1] - params.face_corner_gap:
+    elif dict(corner)[code] < corner[0][1] - (params.face_corner_gap if all(seen)
+                                                else params.face_partial_gap):
         return None  # the faces name a card its corner barely ranks: too blurred to tell
     else:
         need = params.face_pair_margin if all(seen) else params.face_pair_partial
-    if lead < params.face_open_lead and short_long(quad)[0] < params.face_open_px:
+    short = short_long(quad)[0]
+    if (lead < params.face_open_lead and short < params.face_open_px) or short < params.face_tiny_px:
         need = max(need, params.face_open_margin)
     if prior is not None and code not in prior.likely:
         need *= 2

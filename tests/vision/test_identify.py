@@ -8,7 +8,7 @@ import pytest
 
 from companion.cards import get_deck
 from vision.art import render_back, render_card
-from vision.identify import identify, pair_margin, rotations, warp_card
+from vision.identify import IdentifyParams, identify, pair_margin, rotations, warp_card
 from vision.templates import BLUR_MM, build_templates, deck_templates, white_balance
 
 FELT = (34, 96, 62)
@@ -381,15 +381,23 @@ def test_a_small_card_whose_corner_cannot_choose_needs_a_clear_face(standard):
     strict = dataclasses.replace(ident.IdentifyParams(), face_open_margin=0.9)  # above any margin
     open_corner, clear_corner = (("KC", 0.61), ("KS", 0.6)), (("KS", 0.66), ("KC", 0.6))
     card = render_card("standard", "KS", 6.0)
-    small, small_corners = lay(card, standard.size_mm, angle=0, ppm=0.7, blur=0.3)
+    small, small_corners = lay(card, standard.size_mm, angle=0, ppm=0.9, blur=0.3)
     large, large_corners = lay(card, standard.size_mm, angle=0, ppm=2.0, blur=0.3)
+    tiny, tiny_corners = lay(card, standard.size_mm, angle=0, ppm=0.7, blur=0.3)
     small_quad, large_quad = detected(small_corners, 0), detected(large_corners, 0)
-    assert ident.short_long(small_quad)[0] < strict.face_open_px < ident.short_long(large_quad)[0]
+    tiny_quad = detected(tiny_corners, 0)
+    assert strict.face_tiny_px < ident.short_long(small_quad)[0] < strict.face_open_px
+    assert strict.face_open_px < ident.short_long(large_quad)[0]
     assert ident.by_face(small, small_quad, standard, open_corner, (True,) * 4, strict) is None
     assert ident.by_face(small, small_quad, standard, clear_corner, (True,) * 4, strict)[0] == "KS"
     assert ident.by_face(large, large_quad, standard, open_corner, (True,) * 4, strict)[0] == "KS"
     usual = ident.IdentifyParams()
     assert ident.by_face(small, small_quad, standard, open_corner, (True,) * 4, usual)[0] == "KS"
+    # a card under face_tiny_px needs the clear face even where its corner leads clearly
+    # (the wide lens without a mat: 2C named 2S and 3H by faces 43 px wide)
+    assert ident.short_long(tiny_quad)[0] < strict.face_tiny_px
+    assert ident.by_face(tiny, tiny_quad, standard, clear_corner, (True,) * 4, strict) is None
+    assert ident.by_face(tiny, tiny_quad, standard, clear_corner, (True,) * 4, usual)[0] == "KS"
 
 
 def _fit_to_edges_in_arrays(quad: np.ndarray, found, least_px: float = 0.3) -> np.ndarray:
@@ -514,3 +522,46 @@ def test_a_crop_white_balanced_where_two_templates_differ_equals_its_whole_white
         assert np.array_equal(paper, paper_white(crop.astype(np.float32)))  # the same order, the same value
         want = white_balance(crop).reshape(-1)[where]
         assert np.array_equal(_balanced_at(crop.reshape(-1), paper, where), want)
+
+
+def test_a_drawn_card_named_by_its_corner_must_look_a_little_like_that_card():
+    """`IdentifyParams.corner_face`: a quad fitted across two cards can show one card's
+    index over a picture that is no card's (a quad across two IDEAL cards read WS by its
+    corner with a face of -0.13); a whole card is named by its corner as before."""
+    import dataclasses
+
+    t = deck_templates("yokir")
+    assert t.glyphs is None  # a drawn deck: named by its whole corner
+    code = t.codes[3]
+    card = render_card("yokir", code, 6.0)
+    h, w = card.shape[:2]
+    index = np.zeros((h, w), bool)  # the two index corners stay; a pattern fills the rest
+    index[: int(0.3 * h), : int(0.3 * w)] = True
+    index[-int(0.3 * h):, -int(0.3 * w):] = True
+    checks = np.kron(np.random.default_rng(0).integers(0, 2, (h // 12 + 1, w // 12 + 1)), np.ones((12, 12)))
+    mixed = card.copy()
+    mixed[~index] = (60 + 160 * checks[:h, :w, None] * np.ones(3))[~index].astype(card.dtype)
+    whole_img, whole_corners = lay(card, t.size_mm, angle=0, ppm=2.0, blur=0.3)
+    mixed_img, mixed_corners = lay(mixed, t.size_mm, angle=0, ppm=2.0, blur=0.3)
+    assert identify(whole_img, detected(whole_corners, 0), t).code == code
+    across = identify(mixed_img, detected(mixed_corners, 0), t)
+    assert across.code is None and across.best == code and across.face < 0.25
+    no_floor = dataclasses.replace(IdentifyParams(), corner_face=-1.0)
+    assert identify(mixed_img, detected(mixed_corners, 0), t, params=no_floor).code == code
+
+
+def test_the_faces_name_a_partly_hidden_card_only_near_the_top_of_its_corner(standard):
+    """`face_partial_gap`: for a card partly hidden the faces may pick a card its corner
+    ranks at most 0.03 behind its first (the middle IDEAL card of three side by side was
+    named by the face of the corner's third, 0.049 behind); a whole card keeps 0.05."""
+    import vision.identify as ident
+
+    card = render_card("standard", "KS", 6.0)
+    img, corners = lay(card, standard.size_mm, angle=0, ppm=2.0, blur=0.3)
+    quad = detected(corners, 0)
+    behind = (("KC", 0.64), ("KS", 0.6))  # the card itself 0.04 behind the corner's first
+    params = ident.IdentifyParams()
+    assert ident.by_face(img, quad, standard, behind, (True,) * 4, params)[0] == "KS"
+    assert ident.by_face(img, quad, standard, behind, (True, True, False, True), params) is None
+    near = (("KC", 0.62), ("KS", 0.6))
+    assert ident.by_face(img, quad, standard, near, (True, True, False, True), params)[0] == "KS"
