@@ -150,9 +150,11 @@ class IdentifyParams:
     #: 0.007 to 0.026 and margins of 0.27 to 0.34: 3 wrong readings in the room bench. The
     #: right ones with so faint a lead had margins of 0.38 and more, but one (0.33).
     face_open_px: float = 70.0
-    #: ... as it must, whatever the corner's lead, for a card under face_tiny_px: the
-    #: room bench's wide lens without a mat (cards 43 px wide) named a 2C as 2S (corner
-    #: lead 0.03) and as 3H, by face margins of 0.27 and 0.28.
+    #: ... as it must, whatever the corner's lead, for a card partly hidden under
+    #: face_tiny_px: the room bench's wide lens without a mat (cards 43 px wide) named
+    #: a partly hidden 2C as 2S (corner lead 0.03) and as 3H, by face margins of 0.27 and
+    #: 0.28. (For whole cards too, it cost the mat path 2 of 62 right readings through
+    #: the wide lens at 1280x720.)
     face_tiny_px: float = 50.0
     #: A drawn deck's card named by its corner must match that card's face at this at
     #: least (the grey face, as identified). Faces of right namings in the room bench:
@@ -803,7 +805,8 @@ def by_face(frame: np.ndarray, quad: np.ndarray, t: Templates, corner: Sequence[
     else:
         need = params.face_pair_margin if all(seen) else params.face_pair_partial
     short = short_long(quad)[0]
-    if (lead < params.face_open_lead and short < params.face_open_px) or short < params.face_tiny_px:
+    tiny = short < params.face_tiny_px and not all(seen)
+    if (lead < params.face_open_lead and short < params.face_open_px) or tiny:
         need = max(need, params.face_open_margin)
     if prior is not None and code not in prior.likely:
         need *= 2

@@ -393,11 +393,13 @@ def test_a_small_card_whose_corner_cannot_choose_needs_a_clear_face(standard):
     assert ident.by_face(large, large_quad, standard, open_corner, (True,) * 4, strict)[0] == "KS"
     usual = ident.IdentifyParams()
     assert ident.by_face(small, small_quad, standard, open_corner, (True,) * 4, usual)[0] == "KS"
-    # a card under face_tiny_px needs the clear face even where its corner leads clearly
-    # (the wide lens without a mat: 2C named 2S and 3H by faces 43 px wide)
+    # a card partly hidden under face_tiny_px needs the clear face even where its corner
+    # leads clearly (the wide lens without a mat: 2C named 2S and 3H by faces 43 px wide)
+    partly = (True, True, False, True)
     assert ident.short_long(tiny_quad)[0] < strict.face_tiny_px
-    assert ident.by_face(tiny, tiny_quad, standard, clear_corner, (True,) * 4, strict) is None
-    assert ident.by_face(tiny, tiny_quad, standard, clear_corner, (True,) * 4, usual)[0] == "KS"
+    assert ident.by_face(tiny, tiny_quad, standard, clear_corner, partly, strict) is None
+    assert ident.by_face(tiny, tiny_quad, standard, clear_corner, (True,) * 4, strict)[0] == "KS"
+    assert ident.by_face(tiny, tiny_quad, standard, clear_corner, partly, usual)[0] == "KS"
 
 
 def _fit_to_edges_in_arrays(quad: np.ndarray, found, least_px: float = 0.3) -> np.ndarray:
