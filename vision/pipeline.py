@@ -774,6 +774,8 @@ class Recognizer:
         if still and p.indices and self.templates.glyphs is not None:
             cards = _with_index_cards(cards, image, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
+        if len(set(self.templates.card_codes)) == len(self.templates.card_codes):
+            cards = _once_each(cards)
         return FrameResult(self._frame, t, None, cards, occl_px, [poly / ppm for poly in polys])
 
     # -- identities -------------------------------------------------------------
@@ -1046,6 +1048,18 @@ def _with_index_cards(cards: list[CardSeen], image: np.ndarray, g, params: Index
         kept.append(CardSeen(i.corners, mm, i.code, i.score, i.margin, zone_at(None, *mm.mean(axis=0)),
                              False, i.candidates))
     return kept
+
+
+def _once_each(cards: list[CardSeen]) -> list[CardSeen]:
+    """A deck holds each card once: of cards named alike in one picture, the one read
+    with the clearest margin keeps the name and the others are unknown (their
+    candidates kept). A webcam photo of JS and JC, washed out, read both as JS."""
+    best: dict[str, CardSeen] = {}
+    for c in cards:
+        if c.code and not is_back(c.code) and (c.code not in best or c.margin > best[c.code].margin):
+            best[c.code] = c
+    return [c if not c.code or is_back(c.code) or best[c.code] is c else dataclasses.replace(c, code=None)
+            for c in cards]
 
 
 def _table_contrast(image: np.ndarray, f: float, saturation: float) -> list[np.ndarray]:

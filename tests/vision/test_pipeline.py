@@ -239,6 +239,21 @@ def test_each_place_takes_its_cards_from_the_image_that_shows_them_best():
     assert _pick_cuts([[], [], []]) == []
 
 
+def test_a_deck_holds_each_card_once_in_one_picture():
+    """`_once_each`: of two cards read alike in one picture, the clearer keeps the name
+    and the other is unknown, its candidates kept (a washed-out JC beside a JS)."""
+    from vision.pipeline import CardSeen, _once_each
+
+    def seen(code: str | None, margin: float) -> CardSeen:
+        quad = np.zeros((4, 2), np.float32)
+        return CardSeen(quad, quad, code, 0.9, margin, "table", candidates=(("JS", 0.8), ("JC", 0.79)))
+
+    js, jc_read_js, other = seen("JS", 0.3), seen("JS", 0.1), seen("QH", 0.05)
+    out = _once_each([jc_read_js, js, other, seen(None, 0.0)])
+    assert [c.code for c in out] == [None, "JS", "QH", None]
+    assert out[0].candidates == jc_read_js.candidates and out[1] is js and out[2] is other
+
+
 def test_a_bare_table_shows_the_cards_and_no_mat():
     """The synthetic camera can lay the cards on the bare table (`bare`): the mat's
     print and markers are gone, the cards are where they would lie on it."""
