@@ -150,6 +150,8 @@ class IdentifyParams:
     #: 0.007 to 0.026 and margins of 0.27 to 0.34: 3 wrong readings in the room bench. The
     #: right ones with so faint a lead had margins of 0.38 and more, but one (0.33).
     face_open_px: float = 70.0
+    face_open_lead: float = 0.03
+    face_open_margin: float = 0.35
     #: ... as it must, whatever the corner's lead, for a card partly hidden under
     #: face_tiny_px: the room bench's wide lens without a mat (cards 43 px wide) named
     #: a partly hidden 2C as 2S (corner lead 0.03) and as 3H, by face margins of 0.27 and
@@ -162,8 +164,6 @@ class IdentifyParams:
     #: strength; a quad across two IDEAL cards read WS by its corner at -0.13, and an
     #: IDEAL card under full flaws on the mat NW at 0.24.
     corner_face: float = 0.25
-    face_open_lead: float = 0.03
-    face_open_margin: float = 0.35
 
     def untaught(self) -> IdentifyParams:
         """These parameters with the untaught thresholds in place of the taught ones."""

@@ -220,6 +220,8 @@ class Recognizer:
                  params: PipelineParams | None = None) -> None:
         self.params = params or PipelineParams()
         self.templates = templates if templates is not None else deck_templates(deck)
+        #: a deck of distinct cards shows each once in a picture (`_once_each`)
+        self._distinct = len(set(self.templates.card_codes)) == len(self.templates.card_codes)
         self.size_mm = self.templates.size_mm
         self.aspect = max(self.size_mm) / min(self.size_mm)
         faces = getattr(self.templates, "face", None)
@@ -733,38 +735,38 @@ class Recognizer:
         quads = whole
         flat = _flattening(agreeing, self.size_mm, self._scale, small.shape) \
             if p.flatten and self._scale is not None else None
-        if flat is not None:
-            # the cards are cut in the flattened view, where every card is its exact rectangle
-            H, view_size = flat
-            view = cv2.warpPerspective(small, H, view_size, flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
+        if self._scale is not None:
             card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
-            in_view = [c for c in (_moved(c, H) for c in whole) if _of_size(c, card_px, p.direct_size_tol)]
-            cuts = [find_cards(view, self.aspect, card_px, p.detect, masks(view, min(card_px), p.detect),
-                               None, self._dark)]
-            for other in _table_contrast(image, f, p.table_saturation) if p.table_contrast else ():
-                other = cv2.warpPerspective(other, H, view_size, flags=cv2.INTER_LINEAR,
-                                            borderMode=cv2.BORDER_REPLICATE)
-                found_there = masks(other, min(card_px), p.detect)
-                cuts.append(find_cards(other, self.aspect, card_px, p.detect, found_there))
-            cut = _pick_cuts(cuts)
-            merged = _merge_quads(in_view, cut, view) if p.outlines else cut
-            back = np.linalg.inv(H)
-            quads = [_moved(c, back) for c in merged]
-        elif self._scale is not None:
-            card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
-            field = _size_at(plane, self.size_mm, self._scale)
+            if flat is not None:
+                # cut in the flattened view, where every card is its exact rectangle
+                H, view_size = flat
+
+                def to_view(img: np.ndarray) -> np.ndarray:
+                    return cv2.warpPerspective(img, H, view_size, flags=cv2.INTER_LINEAR,
+                                               borderMode=cv2.BORDER_REPLICATE)
+
+                view = to_view(small)
+                size: tuple[float, float] | Callable[[float, float], tuple[float, float]] = card_px
+                found_view, memo = masks(view, min(card_px), p.detect), None
+                in_view = [_moved(c, H) for c in whole]
+            else:
+                view, found_view, memo, in_view = small, found, self._memo, whole
+                size = _size_at(plane, self.size_mm, self._scale) or card_px
             # cards of one deck are one size: a "whole card" far from the scale the others
             # agree on there is none (two cards side by side make a rectangle of nearly a
             # card's shape); the search at the card's size finds what it holds
-            whole = [c for c in whole
-                     if _of_size(c, field(*c.center) if field else card_px, p.direct_size_tol)]
-            cuts = [find_cards(small, self.aspect, field or card_px, p.detect, found, self._memo, self._dark)]
+            in_view = [c for c in in_view if _of_size(c, size(*c.center) if callable(size) else size,
+                                                      p.direct_size_tol)]
+            cuts = [find_cards(view, self.aspect, size, p.detect, found_view, memo, self._dark)]
             for other in _table_contrast(image, f, p.table_saturation) if p.table_contrast else ():
+                other = to_view(other) if flat is not None else other
                 found_there = masks(other, min(card_px), p.detect)
-                cuts.append(find_cards(other, self.aspect, field or card_px, p.detect, found_there))
+                cuts.append(find_cards(other, self.aspect, size, p.detect, found_there))
             cut = _pick_cuts(cuts)
-            quads = _merge_quads(whole, cut, small) if p.outlines else cut
+            quads = _merge_quads(in_view, cut, view) if p.outlines else cut
+            if flat is not None:
+                back = np.linalg.inv(flat[0])
+                quads = [_moved(c, back) for c in quads]
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
         polys = _polygons(occl)
@@ -774,7 +776,7 @@ class Recognizer:
         if still and p.indices and self.templates.glyphs is not None:
             cards = _with_index_cards(cards, image, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
-        if len(set(self.templates.card_codes)) == len(self.templates.card_codes):
+        if self._distinct:
             cards = _once_each(cards)
         return FrameResult(self._frame, t, None, cards, occl_px, [poly / ppm for poly in polys])
 
