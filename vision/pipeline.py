@@ -19,7 +19,7 @@ import dataclasses
 import itertools
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -84,6 +84,12 @@ class PipelineParams:
     #: ... and the cards are cut in the table's flattened view (`_flattening`) where
     #: three whole cards or more agree on the scale.
     flatten: bool = True
+    #: ... and whole cards the deck names are read before the scale is chosen: a named
+    #: card is surely one card, while a quad of a card's shape may be two cards or part
+    #: of one (IDEAL, typical flaws: whole quads at 0.64, 0.57, 0.47 and 0.86 px/mm, the
+    #: first two named, no two within 7 %; the smallest was taken, 0.47, and nothing in
+    #: the picture was read).
+    scale_named: bool = True
     #: Without a mat, once the scale is known, cards are also cut from two colour
     #: images where the grey frame shows them poorly (`_table_contrast`): a card's
     #: distance in colour from the table, and, on a table of a strong colour (its median
@@ -729,7 +735,16 @@ class Recognizer:
         still = self._scale is None and p.outlines
         if still:
             whole = _with_outlines(whole, image, small, f, self.aspect)
-        scale, plane, agreeing = _scale_field(whole, self.size_mm, small.shape)
+        named = None
+        if p.scale_named:
+            def read(c: CardQuad) -> bool:
+                """Named, or clearly a card's back (a card too, face down)."""
+                one = self._identify_crop(image, ((c.corners + 0.5) / f - 0.5).astype(np.float32), c.seen)
+                return one.known or (is_back(one.best) and one.score >= p.identify.min_score
+                                     and one.margin >= p.identify.min_margin)
+
+            named = [c.complete and read(c) for c in whole]
+        scale, plane, agreeing = _scale_field(whole, self.size_mm, small.shape, named)
         if scale is not None:
             self._scale = scale if self._scale is None else 0.8 * self._scale + 0.2 * scale
         quads = whole
@@ -1126,7 +1141,8 @@ def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, 
 
 
 def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tuple[int, ...],
-                 agree: float = 0.22, fit: float = 0.07, tilt: float = 1.35
+                 named: Sequence[bool] | None = None, agree: float = 0.22, fit: float = 0.07,
+                 tilt: float = 1.35
                  ) -> tuple[float | None, tuple[float, float, float] | None, list[CardQuad]]:
     """The cards' scale (px/mm) and, where it can be told, a plane fitted to the whole
     cards' own scales by their centres, (a, b, c) of a + b x + c y: a camera tilted over
@@ -1144,18 +1160,24 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tup
     scale at the middle (the room bench's tilted camera: 1.1; a plane through three cards
     and a stacked pair by chance: 1.75). The plane is None with fewer than four cards
     agreeing or their centres in a line. Also returned: the cards that agree (with the
-    plane, or with the scale)."""
+    plane, or with the scale).
+
+    `named[i]`: card i was read as a card of the deck, so it is surely one card. Named
+    cards whose scales a camera could show together (within `tilt`) choose the cards that
+    agree, themselves and those within `fit` of their range, and the scale is those
+    cards' median; a plane must hold the most named cards first."""
     short_mm, long_mm = min(size_mm), max(size_mm)
     measured = []
-    for c in cards:
+    for i, c in enumerate(cards):
         if c.complete:
             short, long_ = short_long(c.corners)
-            measured.append((c, short / short_mm, long_ / long_mm))
+            measured.append((c, short / short_mm, long_ / long_mm, bool(named is not None and named[i])))
     if not measured:
         return None, None, []
     # a phone held at a slant sees every card's sides unequally: then all of them serve
-    kept = [m for m in measured if abs(m[1] - m[2]) <= agree * (m[1] + m[2]) / 2] or measured
+    kept = [m for m in measured if m[3] or abs(m[1] - m[2]) <= agree * (m[1] + m[2]) / 2] or measured
     quads = [m[0] for m in kept]
+    sure = np.array([m[3] for m in kept])
     centres = [np.asarray(q.corners, np.float64).mean(axis=0) for q in quads]
     scales = [math.sqrt(m[1] * m[2]) for m in kept]  # by area: a card seen at a slant is narrower one way
     s = np.array(scales)
@@ -1164,6 +1186,8 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tup
     near = np.abs(s[:, None] - s[None, :]) <= fit * s[None, :]
     count = near.sum(axis=0)
     cluster = near[:, int(np.lexsort((s, -count))[0])]
+    if sure.any() and s[sure].max() <= tilt * s[sure].min():
+        cluster = sure | ((s >= s[sure].min() / (1 + fit)) & (s <= s[sure].max() * (1 + fit)))
     agreed = float(np.median(s[cluster])), None, [q for q, k in zip(quads, cluster, strict=True) if k]
     if len(s) < 4:
         return agreed
@@ -1186,7 +1210,7 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tup
         inl = (err <= fit) & camera[None, :]
         count = inl.sum(axis=0)
         spread = np.where(inl, err, 0.0).sum(axis=0)
-        k = int(np.lexsort((spread, -count))[0])
+        k = int(np.lexsort((spread, -count, -(inl & sure[:, None]).sum(axis=0)))[0])
         best, best_key = inl[:, k], (int(count[k]), float(spread[k]))
     if best_key[0] < 4:
         # three cards make a plane whatever their scales: one more must agree with it;

@@ -110,6 +110,42 @@ def test_without_a_mat_each_blob_is_cut_at_the_scale_where_it_lies():
     assert _scale_field([], size_mm, shape) == (None, None, [])
 
 
+def test_without_a_mat_cards_the_deck_names_set_the_scale():
+    """Quads of a card's shape may be no card (two cards side by side, part of a card
+    beside another); a card the deck names is one. With no two quads agreeing, the
+    smallest used to be taken; the named cards' scale is taken instead."""
+    from vision.detect import CardQuad
+    from vision.pipeline import _scale_field
+
+    size_mm, shape = (63.0, 88.0), (480, 640)
+
+    def card(cx: float, cy: float, s: float) -> CardQuad:
+        w, h = 63.0 * s / 2, 88.0 * s / 2
+        return CardQuad(np.array([[cx - w, cy - h], [cx + w, cy - h], [cx + w, cy + h], [cx - w, cy + h]],
+                                 np.float32))
+
+    # the IDEAL deck, typical flaws, without a mat (frame 221 of the room bench)
+    quads = [card(275, 66, 0.86), card(121, 148, 0.64), card(362, 172, 0.57), card(254, 178, 0.47)]
+    assert _scale_field(quads, size_mm, shape)[0] == pytest.approx(0.47)
+    scale, plane, agreeing = _scale_field(quads, size_mm, shape, [False, True, True, False])
+    assert scale == pytest.approx((0.64 + 0.57) / 2) and plane is None
+    assert [id(c) for c in agreeing] == [id(quads[1]), id(quads[2])]
+    # named cards no camera could show together (0.47 and 0.86) do not set it
+    assert _scale_field(quads, size_mm, shape, [True, False, False, True])[0] == pytest.approx(0.47)
+    # a plane must hold the named cards: five real cards on a tilted table, one of them
+    # named, and four quads that agree on a plane of their own
+    def tilted(y: float) -> float:
+        return 0.55 + 0.1 * y / 480
+
+    real = [card(x, y, tilted(y)) for x, y in ((100, 80), (500, 90), (300, 240), (120, 400))]
+    wrong = [card(x, y, 1.3 * tilted(y)) for x, y in ((200, 60), (420, 180), (230, 330), (560, 300))]
+    both = real + wrong
+    named = [True, False, False, False] + [False] * 4
+    assert _scale_field(both, size_mm, shape, named)[0] == pytest.approx(tilted(240), rel=0.05)
+    named = [False] * 4 + [True, False, False, False]
+    assert _scale_field(both, size_mm, shape, named)[0] == pytest.approx(1.3 * tilted(180), rel=0.05)
+
+
 def test_without_a_mat_the_table_is_flattened_so_every_card_is_its_exact_rectangle():
     """A camera tilted over the table sees far cards smaller and foreshortened; the
     homography `_flattening` finds from three whole cards makes every card, the others
