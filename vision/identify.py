@@ -48,6 +48,7 @@ from vision.templates import (
     MARGIN_MM,
     PAIR_INSET_MM,
     Templates,
+    flat,
     halve,
     is_back,
     paper_white,
@@ -164,6 +165,13 @@ class IdentifyParams:
     #: strength; a quad across two IDEAL cards read WS by its corner at -0.13, and an
     #: IDEAL card under full flaws on the mat NW at 0.24.
     corner_face: float = 0.25
+    #: A card under face_tiny_px named by its corner is not named when some other card's
+    #: face (grey, best way up) beats its own by more than this: its index is a handful
+    #: of pixels, its face still shows the pips' layout. Without a mat, the room-wide
+    #: lens uncorrected, a partly hidden 9H 43 px wide was read 6C by its corner (0.74,
+    #: margin 0.12); 17 faces beat 6C's, 9S's by 0.34. Tiny right namings in the room
+    #: bench's room rows (all four decks, 680): at most 0.08 behind.
+    face_rival_gap: float = 0.2
 
     def untaught(self) -> IdentifyParams:
         """These parameters with the untaught thresholds in place of the taught ones."""
@@ -734,9 +742,26 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
             return Identity(code=code, score=float(exact[t.codes.index(code)][0]), margin=pair,
                             rotation=rotation, corners=quad[ROLL[rotation]], best=code, face=face,
                             level=level, candidates=offered)
+    if known and short_long(quad)[0] < params.face_tiny_px and \
+            _face_behind(t, views, best) > params.face_rival_gap:
+        known = False
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
                     face=faces[rotation], level=level, note=note if known else "", candidates=offered)
+
+
+def _face_behind(t: Templates, views: _FaceViews, j: int) -> float:
+    """How far card j's grey face (best way up) is behind the best face of any card of
+    the deck, backs left out: every face at every shift in one matrix product (the
+    faces' flat columns are kept with the templates once a card this small is read)."""
+    key = ("faces",)
+    if key not in t.cache:
+        t.cache[key] = np.ascontiguousarray(flat(t.face).T)
+    rots = rotations(t.square)
+    corr = window_correlations(np.stack([views.grey(r) for r in rots]), t.cache[key], t.face.shape[1:])
+    best = corr.max(axis=(0, 1))
+    best[[i for i, code in enumerate(t.codes) if is_back(code)]] = -np.inf
+    return float(best.max() - best[j])
 
 
 #: The blur (Gaussian sigma, mm) assumed for a card whose edge shows no clear step.

@@ -9,7 +9,7 @@ import pytest
 from companion.cards import get_deck
 from vision.art import render_back, render_card
 from vision.identify import IdentifyParams, identify, pair_margin, rotations, warp_card
-from vision.templates import BLUR_MM, build_templates, deck_templates, white_balance
+from vision.templates import BLUR_MM, build_templates, deck_templates, is_back, white_balance
 
 FELT = (34, 96, 62)
 
@@ -567,3 +567,39 @@ def test_the_faces_name_a_partly_hidden_card_only_near_the_top_of_its_corner(sta
     assert ident.by_face(img, quad, standard, behind, (True, True, False, True), params) is None
     near = (("KC", 0.62), ("KS", 0.6))
     assert ident.by_face(img, quad, standard, near, (True, True, False, True), params)[0] == "KS"
+
+
+def test_a_tiny_card_is_not_named_by_a_corner_its_face_contradicts(standard):
+    """`IdentifyParams.face_rival_gap`: under `face_tiny_px` a card's index is a handful
+    of pixels (a partly hidden 9H 43 px wide was read 6C by its corner); its face still
+    shows the pips. A 6C's corners over a 9H's face, as small, are not named 6C; the
+    6C itself, as small, still is; and the faces' gap is matchTemplate's, card by card."""
+    import dataclasses
+
+    import vision.identify as ident
+
+    six, nine = render_card("standard", "6C", 6.0), render_card("standard", "9H", 6.0)
+    h, w = six.shape[:2]
+    index = np.zeros((h, w), bool)
+    index[: int(0.3 * h), : int(0.17 * w)] = True
+    index[-int(0.3 * h):, -int(0.17 * w):] = True
+    doctored = nine.copy()
+    doctored[index] = six[index]
+    ppm = 0.7  # 44 px wide
+    img, corners = lay(doctored, standard.size_mm, angle=0, ppm=ppm, blur=0.3)
+    quad = detected(corners, 0)
+    assert ident.short_long(quad)[0] < IdentifyParams().face_tiny_px
+    no_check = dataclasses.replace(IdentifyParams(), face_rival_gap=float("inf"))
+    assert identify(img, quad, standard, params=no_check).code == "6C"
+    read = identify(img, quad, standard)
+    assert read.code is None and read.best == "6C"
+    true_img, true_corners = lay(six, standard.size_mm, angle=0, ppm=ppm, blur=0.3)
+    assert identify(true_img, detected(true_corners, 0), standard).code == "6C"
+
+    views = ident._FaceViews(img, quad, standard)
+    faces = {code: ident._best_face(img, quad, standard, j, views)
+             for j, code in enumerate(standard.codes) if not is_back(code)}
+    j = standard.codes.index("6C")
+    behind = ident._face_behind(standard, views, j)
+    assert behind == pytest.approx(max(faces.values()) - faces["6C"], abs=1e-4)
+    assert behind > IdentifyParams().face_rival_gap
