@@ -1142,7 +1142,7 @@ def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, 
 
 def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tuple[int, ...],
                  named: Sequence[bool] | None = None, agree: float = 0.22, fit: float = 0.07,
-                 tilt: float = 1.35
+                 tilt: float = 1.35, apart: float = 3.0
                  ) -> tuple[float | None, tuple[float, float, float] | None, list[CardQuad]]:
     """The cards' scale (px/mm) and, where it can be told, a plane fitted to the whole
     cards' own scales by their centres, (a, b, c) of a + b x + c y: a camera tilted over
@@ -1189,6 +1189,10 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tup
     if sure.any() and s[sure].max() <= tilt * s[sure].min():
         cluster = sure | ((s >= s[sure].min() / (1 + fit)) & (s <= s[sure].max() * (1 + fit)))
     agreed = float(np.median(s[cluster])), None, [q for q, k in zip(quads, cluster, strict=True) if k]
+    if sure.any() and cluster[sure].all():
+        # named cards far enough apart show how the scale changes between them
+        plane = _named_plane(np.array(centres)[sure], s[sure], shape, tilt, apart * long_mm)
+        agreed = agreed[0], plane, agreed[2]
     if len(s) < 4:
         return agreed
     A = np.column_stack([np.ones(len(s)), np.array(centres)])
@@ -1214,7 +1218,7 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tup
         best, best_key = inl[:, k], (int(count[k]), float(spread[k]))
     if best_key[0] < 4:
         # three cards make a plane whatever their scales: one more must agree with it;
-        # else the scale most cards agree with, and one everywhere
+        # else the scale most cards agree with, and one everywhere (or the named cards' plane)
         return agreed
     Ai = A[best]
     inliers = [q for q, k in zip(quads, best, strict=True) if k]
@@ -1222,6 +1226,34 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tup
         return float(np.median(s[best])), None, inliers
     coef = np.linalg.lstsq(Ai, s[best], rcond=None)[0]
     return float(np.median(s[best])), (float(coef[0]), float(coef[1]), float(coef[2])), inliers
+
+
+def _named_plane(centres: np.ndarray, scales: np.ndarray, shape: tuple[int, ...], tilt: float,
+                 apart_mm: float) -> tuple[float, float, float] | None:
+    """The plane (a, b, c) of scale over the picture through named cards alone (surely
+    cards, so no fourth need back three): least squares along the directions over which
+    the cards lie at least `apart_mm` apart (at their scale), the scale unchanged across
+    them (two cards: along their line only); their sizes' own error, 1 or 2 %, over a
+    shorter span would tilt it. None without such a direction, or when no camera makes
+    the plane (over the picture, beyond `tilt`)."""
+    if len(scales) < 2:
+        return None
+    s0 = float(scales.mean())
+    p0 = centres.mean(axis=0)
+    d = centres - p0
+    # the scale changes only along directions over which the cards lie far enough apart
+    along = [v for v in np.linalg.svd(d, full_matrices=False)[2] if float(np.ptp(d @ v)) >= apart_mm * s0]
+    if not along:
+        return None
+    V = np.array(along)  # (k, 2)
+    g = V.T @ np.linalg.lstsq(d @ V.T, scales - s0, rcond=None)[0]
+    a, b, c = s0 - float(g @ p0), float(g[0]), float(g[1])
+    h, w = shape[:2]
+    middle = a + b * w / 2 + c * h / 2
+    at = np.array([a, a + b * w, a + c * h, a + b * w + c * h])
+    if middle <= 0 or not np.all((at <= tilt * middle) & (at >= middle / tilt)):
+        return None
+    return a, b, c
 
 
 def _flattening(cards: list[CardQuad], size_mm: tuple[float, float], scale: float,

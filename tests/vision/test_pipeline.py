@@ -127,8 +127,8 @@ def test_without_a_mat_cards_the_deck_names_set_the_scale():
     # the IDEAL deck, typical flaws, without a mat (frame 221 of the room bench)
     quads = [card(275, 66, 0.86), card(121, 148, 0.64), card(362, 172, 0.57), card(254, 178, 0.47)]
     assert _scale_field(quads, size_mm, shape)[0] == pytest.approx(0.47)
-    scale, plane, agreeing = _scale_field(quads, size_mm, shape, [False, True, True, False])
-    assert scale == pytest.approx((0.64 + 0.57) / 2) and plane is None
+    scale, _, agreeing = _scale_field(quads, size_mm, shape, [False, True, True, False])
+    assert scale == pytest.approx((0.64 + 0.57) / 2)
     assert [id(c) for c in agreeing] == [id(quads[1]), id(quads[2])]
     # named cards no camera could show together (0.47 and 0.86) do not set it
     assert _scale_field(quads, size_mm, shape, [True, False, False, True])[0] == pytest.approx(0.47)
@@ -144,6 +144,46 @@ def test_without_a_mat_cards_the_deck_names_set_the_scale():
     assert _scale_field(both, size_mm, shape, named)[0] == pytest.approx(tilted(240), rel=0.05)
     named = [False] * 4 + [True, False, False, False]
     assert _scale_field(both, size_mm, shape, named)[0] == pytest.approx(1.3 * tilted(180), rel=0.05)
+
+
+def test_named_cards_far_apart_tilt_the_scale_between_them():
+    """Two or three named cards, with no fourth card to back a plane, still show how the
+    scale changes over the picture, along the directions they lie far apart in
+    (`_named_plane`): IDEAL, typical flaws, the far cards were cut 8 % too large."""
+    from vision.detect import CardQuad
+    from vision.pipeline import _scale_field, _size_at
+
+    size_mm, shape = (63.0, 88.0), (360, 640)
+
+    def scale_at(x: float, y: float) -> float:  # the picture's scale falls to the right
+        return 0.64 - 0.0003 * (x - 120)
+
+    def card(cx: float, cy: float, s: float | None = None) -> CardQuad:
+        s = s or scale_at(cx, cy)
+        w, h = 63.0 * s / 2, 88.0 * s / 2
+        return CardQuad(np.array([[cx - w, cy - h], [cx + w, cy - h], [cx + w, cy + h], [cx - w, cy + h]],
+                                 np.float32))
+
+    two = [card(120, 150), card(360, 170), card(255, 180, 0.45)]  # the last: part of a card
+    scale, plane, agreeing = _scale_field(two, size_mm, shape, [True, True, False])
+    assert plane is not None and [id(c) for c in agreeing] == [id(two[0]), id(two[1])]
+    field = _size_at(plane, size_mm, scale)
+    for x, y in ((455, 135), (455, 200), (120, 300)):  # along their line it changes, across it not
+        assert field(x, y)[0] == pytest.approx(63.0 * scale_at(x, y), rel=0.01)
+    # too near each other (within three card lengths) to tell a tilt from their own error
+    near = [card(120, 150), card(220, 170)]
+    assert _scale_field(near, size_mm, shape, [True, True])[1] is None
+    # three named cards, two of them near each other: the tilt only along the long span
+    three = [card(120, 150), card(455, 135, scale_at(455, 135) * 1.02),
+             card(455, 200, scale_at(455, 200) * 0.98)]
+    scale, plane, _ = _scale_field(three, size_mm, shape, [True, True, True])
+    field = _size_at(plane, size_mm, scale)
+    # (their 4 % over 65 px, fitted as a plane, would be 22 % over the picture's height)
+    assert field(455, 0)[0] == pytest.approx(field(455, 360)[0], rel=0.02)
+    assert field(455, 168)[0] == pytest.approx(63.0 * scale_at(455, 168), rel=0.01)
+    # a tilt no camera makes (0.3 to 0.9 px/mm across the picture) is none
+    steep = [card(100, 150, 0.3), card(540, 170, 0.8)]
+    assert _scale_field(steep, size_mm, shape, [True, True])[1] is None
 
 
 def test_without_a_mat_the_table_is_flattened_so_every_card_is_its_exact_rectangle():
