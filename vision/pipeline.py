@@ -33,6 +33,7 @@ from vision.detect import (
     DetectParams,
     Masks,
     find_cards,
+    grow,
     has_dark_cards,
     masks,
     occluders,
@@ -99,6 +100,17 @@ class PipelineParams:
     #: table 0.22 -> 0.50.
     table_contrast: bool = True
     table_saturation: float = 60.0
+    #: Without a mat, a card pixel in the grey frame is brighter than the table there by
+    #: this fraction of the table's brightness (with `detect.min_contrast` grey levels at
+    #: least), where the mat's view asks `detect.rel_contrast`: a cream card on light oak
+    #: under a warm lamp is 25 to 35 % brighter than the wood, and at 0.30 only its
+    #: brightest patches were (the room bench without a mat: standard, room 0.50 -> 0.65).
+    direct_rel_contrast: float = 0.15
+    #: Without a mat, the scale most whole cards agree with: cards within this fraction
+    #: of each other's scale agree (a tilted camera, the wide lens straightened: cards of
+    #: one picture at 0.35 to 0.42 px/mm, none within 7 % of another, and the smallest,
+    #: a card cut short, set the scale).
+    scale_cluster: float = 0.12
     marker_scale: float = 0.5  # markers are searched in a frame this much smaller
     marker_every: int = 2  # while the mat is in view, search its markers every this many frames
     #: ... and only every this many while what changed since the last processed frame is
@@ -232,6 +244,9 @@ class Recognizer:
         self.aspect = max(self.size_mm) / min(self.size_mm)
         faces = getattr(self.templates, "face", None)
         self._dark = faces is None or has_dark_cards(faces)  # the deck has dark cards to look for
+        #: the detector's knobs without a mat (`PipelineParams.direct_rel_contrast`)
+        self._direct_detect = dataclasses.replace(self.params.detect,
+                                                  rel_contrast=self.params.direct_rel_contrast)
         self.mat = mat
         self.lock = MatLock(mat) if mat is not None else None
         self.tracker = Tracker(locator(mat), self.params.track)
@@ -730,11 +745,14 @@ class Recognizer:
         p = self.params
         f = min(1.0, p.direct_width / gray.shape[1])
         small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
-        found = masks(small, self._scale * min(self.size_mm) if self._scale else None, p.detect)
-        whole = find_cards(small, self.aspect, None, p.detect, found)
+        detect = self._direct_detect
+        found = masks(small, self._scale * min(self.size_mm) if self._scale else None, detect)
+        whole = find_cards(small, self.aspect, None, detect, found)
         still = self._scale is None and p.outlines
         if still:
             whole = _with_outlines(whole, image, small, f, self.aspect)
+        # a quad lying in paper (a printed frame, a rectangle across touching cards) is none
+        whole_ok = [c for c in whole if not _inside_bright(c, found.bright)]
         named = None
         if p.scale_named:
             def read(c: CardQuad) -> bool:
@@ -743,8 +761,9 @@ class Recognizer:
                 return one.known or (is_back(one.best) and one.score >= p.identify.min_score
                                      and one.margin >= p.identify.min_margin)
 
-            named = [c.complete and read(c) for c in whole]
-        scale, plane, agreeing = _scale_field(whole, self.size_mm, small.shape, named)
+            named = [c.complete and read(c) for c in whole_ok]
+        scale, plane, agreeing = _scale_field(whole_ok, self.size_mm, small.shape, named,
+                                              cluster_tol=p.scale_cluster)
         if scale is not None:
             self._scale = scale if self._scale is None else 0.8 * self._scale + 0.2 * scale
         quads = whole
@@ -762,7 +781,7 @@ class Recognizer:
 
                 view = to_view(small)
                 size: tuple[float, float] | Callable[[float, float], tuple[float, float]] = card_px
-                found_view, memo = masks(view, min(card_px), p.detect), None
+                found_view, memo = masks(view, min(card_px), detect), None
                 in_view = [_moved(c, H) for c in whole]
             else:
                 view, found_view, memo, in_view = small, found, self._memo, whole
@@ -772,11 +791,11 @@ class Recognizer:
             # card's shape); the search at the card's size finds what it holds
             in_view = [c for c in in_view if _of_size(c, size(*c.center) if callable(size) else size,
                                                       p.direct_size_tol)]
-            cuts = [find_cards(view, self.aspect, size, p.detect, found_view, memo, self._dark)]
+            cuts = [find_cards(view, self.aspect, size, detect, found_view, memo, self._dark)]
             for other in _table_contrast(image, f, p.table_saturation) if p.table_contrast else ():
                 other = to_view(other) if flat is not None else other
-                found_there = masks(other, min(card_px), p.detect)
-                cuts.append(find_cards(other, self.aspect, size, p.detect, found_there))
+                found_there = masks(other, min(card_px), detect)
+                cuts.append(find_cards(other, self.aspect, size, detect, found_there))
             cut = _pick_cuts(cuts)
             quads = _merge_quads(in_view, cut, view) if p.outlines else cut
             if flat is not None:
@@ -1140,9 +1159,28 @@ def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, 
     return _merge_quads(found, whole, small)
 
 
+def _inside_bright(card: CardQuad, bright: np.ndarray, most: float = 0.5) -> bool:
+    """Whether a "whole card" lies inside something bright: over `most` of a thin ring
+    just outside it (1 to 3 px) is bright. A card's printed frame, or a rectangle across
+    two touching cards, has a card's shape but lies on paper; a card, even in a row of
+    touching cards, has table along at least half its edge. The IDEAL deck on walnut,
+    typical flaws: a frame 0.47 px/mm among cards at 0.57 to 0.64 set the scale, and
+    every card cut at it went unread (its ring 0.79 bright, the cards' 0)."""
+    outer = np.rint(grow(card.corners, 3.0)).astype(np.int32)
+    h, w = bright.shape[:2]
+    x0, y0 = np.clip(outer.min(axis=0), 0, (w, h))
+    x1, y1 = np.clip(outer.max(axis=0) + 1, 0, (w, h))
+    ring = np.zeros((y1 - y0, x1 - x0), np.uint8)  # only the quad's box: a few ms a frame over all of it
+    cv2.fillPoly(ring, [outer - (x0, y0)], 1)
+    cv2.fillPoly(ring, [np.rint(grow(card.corners, 1.0)).astype(np.int32) - (x0, y0)], 0)
+    inside = ring > 0
+    on = np.count_nonzero(bright[y0:y1, x0:x1][inside])
+    return bool(inside.any()) and on > most * np.count_nonzero(inside)
+
+
 def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tuple[int, ...],
                  named: Sequence[bool] | None = None, agree: float = 0.22, fit: float = 0.07,
-                 tilt: float = 1.35, apart: float = 3.0
+                 tilt: float = 1.35, apart: float = 3.0, cluster_tol: float | None = None
                  ) -> tuple[float | None, tuple[float, float, float] | None, list[CardQuad]]:
     """The cards' scale (px/mm) and, where it can be told, a plane fitted to the whole
     cards' own scales by their centres, (a, b, c) of a + b x + c y: a camera tilted over
@@ -1181,9 +1219,10 @@ def _scale_field(cards: list[CardQuad], size_mm: tuple[float, float], shape: tup
     centres = [np.asarray(q.corners, np.float64).mean(axis=0) for q in quads]
     scales = [math.sqrt(m[1] * m[2]) for m in kept]  # by area: a card seen at a slant is narrower one way
     s = np.array(scales)
-    # the scale the most cards agree with; of equally many, the smallest: a "card" too
-    # large is often two, one too small seldom a card's shape
-    near = np.abs(s[:, None] - s[None, :]) <= fit * s[None, :]
+    # the scale the most cards agree with (within `cluster_tol`, else `fit`); of equally
+    # many, the smallest: a "card" too large is often two, one too small seldom a card's
+    # shape (`_inside_bright` drops the printed frames that are)
+    near = np.abs(s[:, None] - s[None, :]) <= (fit if cluster_tol is None else cluster_tol) * s[None, :]
     count = near.sum(axis=0)
     cluster = near[:, int(np.lexsort((s, -count))[0])]
     if sure.any() and s[sure].max() <= tilt * s[sure].min():

@@ -186,6 +186,62 @@ def test_named_cards_far_apart_tilt_the_scale_between_them():
     assert _scale_field(steep, size_mm, shape, [True, True])[1] is None
 
 
+def test_without_a_mat_cards_of_a_tilted_picture_agree_on_one_scale_within_a_tolerance():
+    """A tilted camera with the wide lens straightened sees the cards of one picture at
+    0.35 to 0.42 px/mm, no two within 7 %: with `cluster_tol` they agree on the middle
+    one, where each alone made the smallest, a card cut short, the scale."""
+    from vision.detect import CardQuad
+    from vision.pipeline import _scale_field
+
+    def card(cx: float, cy: float, s: float) -> CardQuad:
+        w, h = 63.0 * s / 2, 88.0 * s / 2
+        return CardQuad(np.array([[cx - w, cy - h], [cx + w, cy - h], [cx + w, cy + h], [cx - w, cy + h]],
+                                 np.float32))
+
+    cards = [card(100, 100, 0.351), card(300, 100, 0.384), card(500, 100, 0.419), card(300, 300, 0.55)]
+    assert _scale_field(cards, (63.0, 88.0), (360, 640))[0] == pytest.approx(0.351, rel=1e-3)
+    scale, _, agreeing = _scale_field(cards, (63.0, 88.0), (360, 640), cluster_tol=0.12)
+    assert scale == pytest.approx(0.384, rel=1e-3)
+    assert [id(c) for c in agreeing] == [id(c) for c in cards[:3]]  # two cards side by side: no
+
+
+def test_without_a_mat_a_card_shaped_print_on_paper_sets_no_scale():
+    """`_inside_bright`: a rectangle of a card's shape with paper all round it (a card's
+    printed frame, a quad across touching cards) is no card to take the scale from; a
+    card alone, or the middle one of a row touching end to end, is one."""
+    from vision.detect import CardQuad
+    from vision.pipeline import _inside_bright
+
+    bright = np.zeros((200, 400), np.uint8)
+    bright[40:128, 20:83] = 255  # a card alone, 63 x 88 px
+    bright[40:103, 120:384] = 255  # three cards end to end, turned: 88 x 63 px each
+
+    def quad(x0: float, y0: float, x1: float, y1: float) -> CardQuad:
+        return CardQuad(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32))
+
+    assert not _inside_bright(quad(20, 40, 82, 127), bright)
+    assert not _inside_bright(quad(208, 40, 295, 102), bright)  # the middle card of the row
+    assert _inside_bright(quad(28, 52, 74, 115), bright)  # a frame printed inside the lone card
+    assert _inside_bright(quad(190, 45, 250, 98), bright)  # a rectangle across two of the row
+
+
+def test_without_a_mat_a_cream_card_on_light_oak_is_bright_in_the_grey_frame():
+    """A cream card under a warm lamp on light oak is about 28 % brighter than the wood:
+    without a mat that is bright (`direct_rel_contrast`); the mat's view keeps its own
+    threshold, so nothing on the mat changes."""
+    from vision.detect import DetectParams, masks
+
+    rng = np.random.default_rng(2)
+    gray = np.clip(160 + rng.normal(0, 3, (240, 320)), 0, 255).astype(np.uint8)
+    gray[60:148, 100:163] = 205
+    rec = Recognizer("yokir")
+    assert rec.params.detect == DetectParams()
+    card = (slice(64, 144), slice(104, 159))
+    assert masks(gray, 63.0, rec._direct_detect).bright[card].mean() > 250
+    assert masks(gray, 63.0, rec.params.detect).bright[card].mean() < 5
+    assert not masks(gray, 63.0, rec._direct_detect).bright[:40].any()  # the table is no card
+
+
 def test_without_a_mat_the_table_is_flattened_so_every_card_is_its_exact_rectangle():
     """A camera tilted over the table sees far cards smaller and foreshortened; the
     homography `_flattening` finds from three whole cards makes every card, the others
