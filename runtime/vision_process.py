@@ -82,6 +82,7 @@ class ProcessFeed:
         self._commands: Any = None
         self._results: Any = None
         self._free: Any = None
+        self._full_free: Any = None  # one token: the full-frame segment may be written
         self._session: Any = None
         self._unlinks: list[Callable[[], None]] = []
         self._finalizer: Any = None
@@ -170,13 +171,15 @@ class ProcessFeed:
         self._free = self._ctx.Queue()
         for i in range(SLOTS):
             self._free.put(i)
+        self._full_free = self._ctx.Queue()
+        self._full_free.put(0)
         for message in self._early:
             self._commands.put(message)
         self._early.clear()
         self._process = self._ctx.Process(
             target=serve, name=f"vision {self.config.source}", daemon=True,
             args=(self.config, frames.name, slot, full.name, full.size, self._commands, self._results,
-                  self._free, self._opener, self._recognition))
+                  self._free, self._opener, self._recognition, self._full_free))
         self._process.start()
         self.pid = self._process.pid
         self._stopping.clear()
@@ -199,7 +202,7 @@ class ProcessFeed:
                 process.join(1.0)
         if self._reader is not None and self._reader is not threading.current_thread():
             self._reader.join(timeout)
-        for q in (self._commands, self._results, self._free):
+        for q in (self._commands, self._results, self._free, self._full_free):
             if q is not None:
                 q.close()
                 q.cancel_join_thread()
@@ -254,10 +257,12 @@ class ProcessFeed:
                     del view
                     self._free.put(slot)  # copied: the child may write it again
                 big = None
-                if full_shape is not None and self._keep_full:
-                    view = np.ndarray(full_shape, np.uint8, full.buf)
-                    big = view.copy()
-                    del view
+                if full_shape is not None:
+                    if self._keep_full:
+                        view = np.ndarray(full_shape, np.uint8, full.buf)
+                        big = view.copy()
+                        del view
+                    self._full_free.put(0)  # read: the child may write the next one
                 with self._lock:
                     if image is not None:
                         self._latest = Shot(image, index, t, annotations, big, captured)
@@ -311,7 +316,8 @@ class _SessionProxy:
 
 
 def serve(config: FeedConfig, frames_name: str, slot_size: int, full_name: str, full_size: int,
-          commands: Any, results: Any, free: Any, opener: Any = None, recognition: Any = None) -> None:
+          commands: Any, results: Any, free: Any, opener: Any = None, recognition: Any = None,
+          full_free: Any = None) -> None:
     """The child process: read and recognise with a CameraFeed, ship its frames."""
     from runtime.memory import release_memory, tune_process
 
@@ -359,7 +365,7 @@ def serve(config: FeedConfig, frames_name: str, slot_size: int, full_name: str, 
             if shot is not None and shot is not last:
                 last = shot
                 results.put(_frame_message(shot, observations, questions, feed, frames, slot_size,
-                                           full, full_size, free, np))
+                                           full, full_size, free, np, full_free))
             elif observations or questions:
                 results.put(("frame", None, (0,), 0, 0.0, (), observations, questions, None,
                              feed.status, feed.detail, feed.frames, feed.camera, 0.0))
@@ -379,10 +385,25 @@ def serve(config: FeedConfig, frames_name: str, slot_size: int, full_name: str, 
             results.join_thread()
 
 
+def _take(tokens: Any) -> bool:
+    """Take a token from the queue if one is there (no queue: always)."""
+    if tokens is None:
+        return True
+    try:
+        tokens.get_nowait()
+    except queue.Empty:
+        return False
+    return True
+
+
 def _frame_message(shot: Shot, observations: list[Any], questions: list[Any], feed: Any,
                    frames: shared_memory.SharedMemory, slot_size: int,
-                   full: shared_memory.SharedMemory, full_size: int, free: Any, np: Any) -> tuple[Any, ...]:
-    """Write the shot into a free slot (and the full frame, when kept) and describe it."""
+                   full: shared_memory.SharedMemory, full_size: int, free: Any, np: Any,
+                   full_free: Any = None) -> tuple[Any, ...]:
+    """Write the shot into a free slot (and the full frame, when kept) and describe it.
+    The full frame's one segment is written only once the last one written was read
+    (`full_free` holds its token): else the reader copied the next frame's full picture
+    under this frame's shot."""
     image = shot.image
     slot = None
     if image.nbytes <= slot_size:
@@ -393,7 +414,7 @@ def _frame_message(shot: Shot, observations: list[Any], questions: list[Any], fe
     if slot is not None:
         np.ndarray(image.shape, np.uint8, frames.buf, offset=slot * slot_size)[...] = image
     full_shape = None
-    if shot.full is not None and shot.full.nbytes <= full_size:
+    if shot.full is not None and shot.full.nbytes <= full_size and _take(full_free):
         big = np.ascontiguousarray(shot.full, dtype=np.uint8)
         np.ndarray(big.shape, np.uint8, full.buf)[...] = big
         full_shape = big.shape

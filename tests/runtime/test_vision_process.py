@@ -196,8 +196,8 @@ def test_a_full_frame_crosses_only_while_kept(notified):
         assert feed.latest().full is None
         feed.keep_full = True
         assert wait_for(notified, lambda: feed.latest() is not None and feed.latest().full is not None)
-        full = feed.latest().full
-        assert full.shape == (240, 320, 3) and int(full[0, 0, 0]) == feed.latest().index % 256
+        shot = feed.latest()  # one shot: the feed runs on, and the next may be a newer frame
+        assert shot.full.shape == (240, 320, 3) and int(shot.full[0, 0, 0]) == shot.index % 256
         assert feed.detail == "no cards here"
     finally:
         feed.stop()
@@ -224,3 +224,44 @@ def test_a_stuck_child_is_terminated_and_its_memory_freed(notified):
     assert not os.path.exists(f"/proc/{pid}")  # ended and reaped: no zombie
     assert not any(shm_exists(n) for n in names)
     assert mp.active_children() == []
+
+
+def test_the_full_frame_segment_is_written_again_only_once_read():
+    """The child writes a full frame into its one segment only with the segment's token:
+    a second frame before the reader has copied the first keeps the first's picture
+    there (without the token the reader copied frame 3's full picture under frame 2's
+    shot, under load)."""
+    import queue
+    from multiprocessing import shared_memory
+    from types import SimpleNamespace
+
+    from runtime.feed import Shot
+    from runtime.vision_process import _frame_message
+
+    frames = shared_memory.SharedMemory(create=True, size=4 * 8 * 3 * 2)
+    full = shared_memory.SharedMemory(create=True, size=6 * 10 * 3)
+    try:
+        free, full_free = queue.Queue(), queue.Queue()
+        for i in range(2):
+            free.put(i)
+        full_free.put(0)
+        feed = SimpleNamespace(status=OK, detail="", frames=1, camera="fake")
+
+        def shot(index: int) -> Shot:
+            image = np.full((4, 8, 3), index, np.uint8)
+            return Shot(image, index, 0.0, (), np.full((6, 10, 3), index, np.uint8), 0.0)
+
+        def message(index: int) -> tuple:
+            return _frame_message(shot(index), [], [], feed, frames, 4 * 8 * 3, full, full.size, free, np,
+                                  full_free)
+
+        first, second = message(2), message(3)
+        assert first[8] == (6, 10, 3) and second[8] is None  # the second's full picture is not sent
+        assert np.ndarray((6, 10, 3), np.uint8, full.buf)[0, 0, 0] == 2
+        full_free.put(0)  # the reader copied it
+        third = message(4)
+        assert third[8] == (6, 10, 3) and np.ndarray((6, 10, 3), np.uint8, full.buf)[0, 0, 0] == 4
+    finally:
+        for segment in (frames, full):
+            segment.close()
+            segment.unlink()
