@@ -753,11 +753,12 @@ class Recognizer:
             whole = _with_outlines(whole, image, small, f, self.aspect)
         # a quad lying in paper (a printed frame, a rectangle across touching cards) is none
         whole_ok = [c for c in whole if not _inside_bright(c, found.bright)]
-        named = None
+        named, reads = None, {}
         if p.scale_named:
             def read(c: CardQuad) -> bool:
                 """Named, or clearly a card's back (a card too, face down)."""
-                one = self._identify_crop(image, ((c.corners + 0.5) / f - 0.5).astype(np.float32), c.seen)
+                one = self._identify_crop(image, ((c.corners + 0.5) / f - 0.5).astype(np.float32), c.seen,
+                                          reads)
                 return one.known or (is_back(one.best) and one.score >= p.identify.min_score
                                      and one.margin >= p.identify.min_margin)
 
@@ -806,7 +807,7 @@ class Recognizer:
         polys = _polygons(occl)
         occl_px = [((poly + 0.5) / f - 0.5).astype(np.float32) for poly in polys]
         cards = self._identify_all(image, quads, lambda q: ((q + 0.5) / f - 0.5).astype(np.float32),
-                                   lambda q: q / ppm)
+                                   lambda q: q / ppm, reads=reads)
         if still and p.indices and self.templates.glyphs is not None:
             cards = _with_index_cards(cards, image, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
@@ -817,7 +818,8 @@ class Recognizer:
     # -- identities -------------------------------------------------------------
 
     def _identify_all(self, image: np.ndarray | Callable[[], np.ndarray], quads: list[CardQuad], to_px,
-                      to_mm, same_mapping: bool = False) -> list[CardSeen]:
+                      to_mm, same_mapping: bool = False, reads: dict[tuple, Identity] | None = None
+                      ) -> list[CardSeen]:
         """Each quad's identity: the cached one while the card lies still, else read
         from the frame (`image`, or a function fetching it only then). `same_mapping`:
         to_px and to_mm are the last frame's (a quad of the last frame is then its card
@@ -856,13 +858,13 @@ class Recognizer:
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
                 frame = image() if callable(image) else image
-                identity = self._identify_crop(frame, to_px(quad.corners), quad.seen)
+                identity = self._identify_crop(frame, to_px(quad.corners), quad.seen, reads)
                 self.identifications += 1
                 alt = 0
                 # where the detector could not tell where the card lies, the place whose
                 # reading is clear is the card's
                 for n, other in enumerate(quad.alternatives if not identity.known else (), 1):
-                    trial = self._identify_crop(frame, to_px(other), quad.seen)
+                    trial = self._identify_crop(frame, to_px(other), quad.seen, reads)
                     self.identifications += 1
                     if trial.known and (not identity.known or trial.score > identity.score):
                         identity, alt = trial, n
@@ -892,12 +894,25 @@ class Recognizer:
             return known.agree >= p.confirm and age < p.recheck_frames
         return age < (p.retry_back if is_back(known.identity.best) else p.retry_unknown)
 
-    def _identify_crop(self, image: np.ndarray, corners_px: np.ndarray, seen) -> Identity:
+    def _identify_crop(self, image: np.ndarray, corners_px: np.ndarray, seen,
+                       reads: dict[tuple, Identity] | None = None) -> Identity:
         """`identify` on a crop of the frame around the card: every stage of it reads only
         near the card (the index window, the edge's blur, the face), and a crop spares it
-        whole-frame work (a grey copy of the frame per card was a fifth of its cost)."""
-        h, w = image.shape[:2]
+        whole-frame work (a grey copy of the frame per card was a fifth of its cost).
+        `reads`: this frame's readings so far, by exact corners and seen corners: a quad
+        read again (without a mat, a whole card read to choose the scale) is not."""
         q = np.asarray(corners_px, np.float32).reshape(4, 2)
+        key = (q.tobytes(), tuple(bool(v) for v in seen))
+        if reads is not None and key in reads:
+            return reads[key]
+        identity = self._identify_at(image, q, seen)
+        if reads is not None:
+            reads[key] = identity
+        return identity
+
+    def _identify_at(self, image: np.ndarray, q: np.ndarray, seen) -> Identity:
+        """`identify` on the crop around corners `q` (float32, frame pixels)."""
+        h, w = image.shape[:2]
         ppm = float(np.linalg.norm(q[1] - q[0])) / min(self.size_mm)
         pad = int(np.ceil(CROP_PAD_MM * max(ppm, 0.5))) + 12
         x0, y0 = (int(v) for v in np.clip(np.floor(q.min(axis=0)) - pad, 0, (w, h)))
