@@ -889,7 +889,7 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
         else:
             quad = None
     if size is None:
-        return []
+        return _whole_by_rect(hull, area, contour, found, aspect, square, params) if len(approx) > 4 else []
     x, y, w, h = (int(v) for v in box)
     x0, y0 = max(0, x - 2), max(0, y - 2)
     crop = gray[y0:y + h + 2, x0:x + w + 2]
@@ -910,6 +910,24 @@ def _cards_in_blob(gray: np.ndarray, contour: np.ndarray, box: np.ndarray, fille
     out = [_snapped(gray, card, size, square, params) for card in out]
     out += _middle_cards(contour, (x0, y0), out, filled, grad, found, size, square, params)
     return [_plain_corners(card, out, grad, params) for card in out]
+
+
+def _whole_by_rect(hull: np.ndarray, area: float, contour: np.ndarray, found: Masks, aspect: float,
+                   square: bool, params: DetectParams, fill: float = 0.93) -> list[CardQuad]:
+    """At an unknown scale, a whole card whose outline is no clean four-cornered polygon
+    (a coloured index or a corner's print cut out of the paper mask, so the hull has a
+    corner clipped): the rectangle fitted to the outline when the hull fills `fill` of it
+    (and of the fitted quad) and it has the card's shape. A small IDEAL card on light
+    oak in the saturation image (35 px wide at detection size): five corners, its
+    rectangle filled 0.95."""
+    rect = order_quad(cv2.boxPoints(cv2.minAreaRect(hull)), square)
+    if area < fill * abs(signed_area(rect)):
+        return []
+    quad = grow(refine_quad(rect, contour), EDGE_BIAS)
+    if not _quad_ok(quad, None, aspect, params.size_tol) or _solid(found.bright, quad) < params.min_solid \
+            or _overlap(hull, quad) < fill:
+        return []
+    return [CardQuad(order_quad(quad, square))]
 
 
 def _lone_card(gray: np.ndarray, hull: np.ndarray, quad: np.ndarray | None, filled: np.ndarray,

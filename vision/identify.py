@@ -172,6 +172,16 @@ class IdentifyParams:
     #: margin 0.12); 17 faces beat 6C's, 9S's by 0.34. Tiny right namings in the room
     #: bench's room rows (all four decks, 680): at most 0.08 behind.
     face_rival_gap: float = 0.2
+    #: ... as it is, by its corner or its rank and suit alone, too: without a mat, the
+    #: wide lens uncorrected, a partly hidden 2C 45 px wide cut 8 px too long read 4S by
+    #: its rank and suit (margin 0.04); 4S's face was 0.30 behind, 2C's 0.02.
+    #: A card named by its face among what its corner leaves likely, its corner itself
+    #: under min_score, is not named when another card's face beats its own by more than
+    #: face_weak_gap: the corner's few likely cards may not hold the card at all. Without
+    #: a mat, IDEAL, the room: a partly hidden UP cut 4 px askew read TP (corner 0.51,
+    #: face margin 0.29), TP's face 0.11 behind UP's. The 42 right face namings without a
+    #: mat (every room condition, the standard and IDEAL decks) were at most 0.036 behind.
+    face_weak_gap: float = 0.07
 
     def untaught(self) -> IdentifyParams:
         """These parameters with the untaught thresholds in place of the taught ones."""
@@ -731,23 +741,43 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
             picked = by_face(frame, quad, t, corner_read, seen, params, prior, views)
             if picked is not None:
                 code, pair, rotation, face = picked
-                return replace(named, code=code, margin=pair, rotation=rotation, corners=quad[ROLL[rotation]],
-                               best=code, face=face)
-        return named
+                weak = dict(corner_read).get(code, 0.0) < params.min_score
+                return _unless_face_behind(replace(named, code=code, margin=pair, rotation=rotation,
+                                                   corners=quad[ROLL[rotation]], best=code, face=face),
+                                           t, views, quad, params, weak)
+        return _unless_face_behind(named, t, views, quad, params)
     offered = tuple((t.codes[j], round(exact[j][0], 3)) for j in pool if not is_back(t.codes[j]))[:3]
     if not known and not is_back(t.codes[best]):
         picked = by_face(frame, quad, t, offered, seen, params, prior, views)
         if picked is not None:
             code, pair, rotation, face = picked
-            return Identity(code=code, score=float(exact[t.codes.index(code)][0]), margin=pair,
-                            rotation=rotation, corners=quad[ROLL[rotation]], best=code, face=face,
-                            level=level, candidates=offered)
+            score = float(exact[t.codes.index(code)][0])
+            return _unless_face_behind(Identity(code=code, score=score, margin=pair, rotation=rotation,
+                                                corners=quad[ROLL[rotation]], best=code, face=face,
+                                                level=level, candidates=offered),
+                                       t, views, quad, params, score < params.min_score)
     if known and short_long(quad)[0] < params.face_tiny_px and \
             _face_behind(t, views, best) > params.face_rival_gap:
         known = False
     return Identity(code=t.codes[best] if known else None, score=score, margin=float(margin),
                     rotation=rotation, corners=quad[ROLL[rotation]], best=t.codes[best],
                     face=faces[rotation], level=level, note=note if known else "", candidates=offered)
+
+
+def _unless_face_behind(named: Identity, t: Templates, views: _FaceViews, quad: np.ndarray,
+                        params: IdentifyParams, weak: bool = False) -> Identity:
+    """`named`, or it unnamed when another card's face plainly beats its own: for a card
+    under face_tiny_px by face_rival_gap, for one named by its face on a weak corner
+    (`weak`) by face_weak_gap (see IdentifyParams)."""
+    if named.code is None or is_back(named.code) or named.code not in t.codes or t.face is None:
+        return named
+    tiny = short_long(quad)[0] < params.face_tiny_px
+    if not (tiny or weak):
+        return named
+    gap = min(params.face_rival_gap if tiny else np.inf, params.face_weak_gap if weak else np.inf)
+    if _face_behind(t, views, t.codes.index(named.code)) > gap:
+        return replace(named, code=None, note="")
+    return named
 
 
 def _face_behind(t: Templates, views: _FaceViews, j: int) -> float:

@@ -91,6 +91,9 @@ class PipelineParams:
     #: first two named, no two within 7 %; the smallest was taken, 0.47, and nothing in
     #: the picture was read).
     scale_named: bool = True
+    #: Without a mat, the whole cards that set the scale are also looked for in the
+    #: colour images (`_table_contrast`), not only in the grey frame.
+    scale_contrast: bool = True
     #: Without a mat, once the scale is known, cards are also cut from two colour
     #: images where the grey frame shows them poorly (`_table_contrast`): a card's
     #: distance in colour from the table, and, on a table of a strong colour (its median
@@ -749,10 +752,17 @@ class Recognizer:
         found = masks(small, self._scale * min(self.size_mm) if self._scale else None, detect)
         whole = find_cards(small, self.aspect, None, detect, found)
         still = self._scale is None and p.outlines
+        contrasts = _table_contrast(image, f, p.table_saturation) if p.table_contrast else []
+        rivals: list[CardQuad] = []
         if still:
             whole = _with_outlines(whole, image, small, f, self.aspect)
+            if p.scale_contrast and p.scale_named:
+                for other in contrasts:
+                    rivals = _merge_quads(rivals, find_cards(other, self.aspect, None, detect,
+                                                             masks(other, None, detect)), other)
+                rivals = [c for c in rivals if all(_iou(c.corners, k.corners) <= 0.9 for k in whole)]
         # a quad lying in paper (a printed frame, a rectangle across touching cards) is none
-        whole_ok = [c for c in whole if not _inside_bright(c, found.bright)]
+        whole_ok = [c for c in whole + rivals if not _inside_bright(c, found.bright)]
         named, reads = None, {}
         if p.scale_named:
             def read(c: CardQuad) -> bool:
@@ -763,6 +773,10 @@ class Recognizer:
                                      and one.margin >= p.identify.min_margin)
 
             named = [c.complete and read(c) for c in whole_ok]
+            if rivals:
+                whole_ok, named = _named_first(whole_ok, named)
+                whole = [c for c in whole if any(c is k for k in whole_ok)] + \
+                    [c for c in rivals if any(c is k for k in whole_ok)]
         scale, plane, agreeing = _scale_field(whole_ok, self.size_mm, small.shape, named,
                                               cluster_tol=p.scale_cluster)
         if scale is not None:
@@ -793,7 +807,7 @@ class Recognizer:
             in_view = [c for c in in_view if _of_size(c, size(*c.center) if callable(size) else size,
                                                       p.direct_size_tol)]
             cuts = [find_cards(view, self.aspect, size, detect, found_view, memo, self._dark)]
-            for other in _table_contrast(image, f, p.table_saturation) if p.table_contrast else ():
+            for other in contrasts:
                 other = to_view(other) if flat is not None else other
                 found_there = masks(other, min(card_px), detect)
                 cuts.append(find_cards(other, self.aspect, size, detect, found_there))
@@ -1172,6 +1186,22 @@ def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, 
     found = [CardQuad(((c.corners + 0.5) * f - 0.5).astype(np.float32), c.support)
              for c in find_outlines(image, aspect)]
     return _merge_quads(found, whole, small)
+
+
+def _named_first(quads: list[CardQuad], named: list[bool], most: float = 0.3
+                 ) -> tuple[list[CardQuad], list[bool]]:
+    """Of whole cards found in several images (the grey frame's first, then the colour
+    contrasts'), those overlapping (over `most` of their union) a named card that is
+    not themselves are dropped when unnamed, and a later unnamed one overlapping an
+    earlier one is dropped: a card outlined askew in the grey frame and squarely in the
+    saturation image is read only in the second, and only that one is kept."""
+    keep: list[int] = []
+    for i, q in enumerate(quads):
+        rivals = [j for j in range(len(quads)) if j != i and _iou(q.corners, quads[j].corners) > most]
+        if not named[i] and any(named[j] or j in keep for j in rivals):
+            continue
+        keep.append(i)
+    return [quads[i] for i in keep], [named[i] for i in keep]
 
 
 def _inside_bright(card: CardQuad, bright: np.ndarray, most: float = 0.5) -> bool:

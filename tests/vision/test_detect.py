@@ -16,6 +16,7 @@ from vision.detect import (
     background,
     card_scale,
     find_cards,
+    grow,
     masks,
     occluders,
     order_quad,
@@ -408,3 +409,27 @@ def test_sampling_reads_the_nearest_pixel_and_zero_outside():
     expected = [img[3, 10], img[3, 12], img[2, 0], 0.0, img[19, 29], 0.0]  # halves round to even
     assert _sample(img, pts).tolist() == [expected]
     assert _sample(img.astype(np.uint8), pts[0]).shape == (6,)
+
+
+@pytest.mark.parametrize("angle", [0, 12, -35])
+def test_without_a_known_size_a_card_with_a_corner_bitten_off_is_whole(angle):
+    """`_whole_by_rect`: at an unknown scale a whole card whose paper mask has a corner
+    cut away (a coloured index: five corners, no four-cornered outline) is still a card,
+    fitted as the rectangle its hull fills; a blob of no card's shape is not."""
+    img = table(420, 320)
+    corners = put(img, "2S", (200, 160), angle)
+    bite = corners[0] + 0.22 * (corners[1] - corners[0]) + 0.18 * (corners[3] - corners[0])
+    cut = np.array([corners[0], corners[0] + 0.22 * (corners[1] - corners[0]), bite,
+                    corners[0] + 0.18 * (corners[3] - corners[0])])
+    cv2.fillConvexPoly(img, np.rint(grow(cut, 1.0)).astype(np.int32), (62, 96, 34))
+    quads = find_cards(grey(img), ASPECT)
+    assert len(quads) == 1
+    # the bitten corner is where the card's sides meet, not where the bite left the paper
+    # (within 3 % of the card's width: the cut at the known scale comes later)
+    assert np.abs(nearest(quads, corners) - corners).max() < 0.03 * CARD_PX[0]
+    assert card_scale(quads, SIZE) == pytest.approx(PPM, rel=0.03)
+    # an L of paper (two cards' worth, a quarter missing) fills too little of its rectangle
+    ell = table(420, 320)
+    cv2.fillPoly(ell, [np.array([[100, 60], [260, 60], [260, 150], [180, 150], [180, 260], [100, 260]],
+                                np.int32)], (235, 235, 235))
+    assert find_cards(grey(ell), ASPECT) == []

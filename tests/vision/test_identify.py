@@ -603,3 +603,32 @@ def test_a_tiny_card_is_not_named_by_a_corner_its_face_contradicts(standard):
     behind = ident._face_behind(standard, views, j)
     assert behind == pytest.approx(max(faces.values()) - faces["6C"], abs=1e-4)
     assert behind > IdentifyParams().face_rival_gap
+
+
+def test_a_name_is_dropped_when_another_face_plainly_beats_its_own(standard):
+    """`_unless_face_behind`: a name a card's corner or its glyphs give for a card under
+    face_tiny_px (a partly hidden 2C cut too long, read 4S by rank and suit), or that
+    its face gives among a weak corner's few likely cards (`weak`: an UP read TP), stands
+    only while no other card's face beats its own by face_rival_gap or face_weak_gap."""
+    import dataclasses
+
+    import vision.identify as ident
+
+    params = IdentifyParams()
+    nine = render_card("standard", "9H", 6.0)
+    big_img, big_corners = lay(nine, standard.size_mm, angle=0, ppm=2.0, blur=0.3)
+    tiny_img, tiny_corners = lay(nine, standard.size_mm, angle=0, ppm=0.7, blur=0.3)
+    for img, corners in ((big_img, big_corners), (tiny_img, tiny_corners)):
+        quad = detected(corners, 0)
+        views = ident._FaceViews(img, quad, standard)
+        behind = ident._face_behind(standard, views, standard.codes.index("6C"))
+        assert behind > max(params.face_rival_gap, params.face_weak_gap)
+        tiny = ident.short_long(quad)[0] < params.face_tiny_px
+        wrong = ident.Identity(code="6C", score=0.6, margin=0.3, rotation=0, corners=quad, best="6C")
+        right = dataclasses.replace(wrong, code="9H", best="9H")
+        # a big card named on a sound corner keeps its name; a tiny one, or one named on a weak corner, not
+        assert ident._unless_face_behind(wrong, standard, views, quad, params).known is (not tiny)
+        assert not ident._unless_face_behind(wrong, standard, views, quad, params, weak=True).known
+        assert ident._unless_face_behind(right, standard, views, quad, params, weak=True).code == "9H"
+        loose = dataclasses.replace(params, face_rival_gap=float("inf"), face_weak_gap=float("inf"))
+        assert ident._unless_face_behind(wrong, standard, views, quad, loose, weak=True).code == "6C"

@@ -7,7 +7,7 @@ import pytest
 
 from vision.annotate import annotate
 from vision.mats import get_mat
-from vision.pipeline import Recognizer, recognize_image
+from vision.pipeline import PipelineParams, Recognizer, recognize_image
 from vision.synthetic import Degradations, HandPass, Placement, Scene, SyntheticCamera
 
 SIZE = (960, 540)
@@ -729,3 +729,48 @@ def test_an_unknown_card_is_read_again_every_frame_and_a_face_down_one_every_thi
     assert readings(place("MT", "play-0"), never_sure) == [True] * 7
     face_down = readings(place("MT", "play-0", face_up=False), IdentifyParams())
     assert face_down == [True, False, False] * 2 + [True]
+
+
+def test_without_a_mat_an_askew_whole_card_gives_way_to_a_named_one_of_another_image():
+    """`_named_first`: the whole cards of the grey frame come first, then the colour
+    contrasts' (a small IDEAL card on light oak: askew in the grey frame, square in the
+    saturation image). Of quads overlapping, a named one stays and the unnamed go; of
+    unnamed ones only the first; quads apart all stay."""
+    from vision.detect import CardQuad
+    from vision.pipeline import _named_first
+
+    def card(cx: float, cy: float, turn: float = 0.0) -> CardQuad:
+        w, h = 18.0, 25.0
+        c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+        pts = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) @ np.array([[c, s], [-s, c]])
+        return CardQuad((pts + np.array([cx, cy])).astype(np.float32))
+
+    askew, square = card(100, 100, 9.0), card(101, 100)
+    alone, other_askew, other_square = card(300, 100), card(200, 240, 8.0), card(201, 241)
+    quads = [askew, alone, other_askew, square, other_square]
+    kept, named = _named_first(quads, [False, False, False, True, False])
+    assert [id(q) for q in kept] == [id(alone), id(other_askew), id(square)]
+    assert named == [False, False, True]
+    # nothing named: as before, the grey frame's own
+    kept, _ = _named_first(quads, [False] * 5)
+    assert [id(q) for q in kept] == [id(askew), id(alone), id(other_askew)]
+
+
+def test_without_a_mat_the_cards_that_set_the_scale_are_looked_for_in_colour_too():
+    """`PipelineParams.scale_contrast`: IDEAL cards on a white laminate table. In the
+    grey frame few cards stand out whole, and the scale came from quads cut askew: 6 of
+    9 were named. Whole cards from the colour contrasts too, read before the scale is
+    chosen, name all 9."""
+    mat = get_mat("medieval-mastery")
+    placements = (Placement("TW", (239.0, 250.0), 180.0), Placement("KW", (67.0, 317.0), 90.0),
+                  Placement("DP", (283.0, 67.0), 180.0), Placement("AP", (350.0, 67.0), 180.0),
+                  Placement("XP", (417.0, 67.0), 180.0), Placement("DC", (633.0, 250.0), 270.0),
+                  Placement("KP", (633.0, 317.0), 270.0), Placement("MS", (633.0, 183.0), 270.0),
+                  Placement("GC", (306.0, 250.0), 90.0))
+    camera = SyntheticCamera(mat, "ideal", seed=2, size=(1280, 720), degrade=Degradations(table="white"),
+                             bare=True)
+    image, _ = camera.render(Scene(mat, "ideal", placements), 0.0)
+    for contrast, named in ((True, 9), (False, 6)):
+        seen = Recognizer("ideal", None, params=PipelineParams(scale_contrast=contrast)).see(image)
+        codes = [c.code for c in seen.cards if c.code]
+        assert len(codes) == named and set(codes) <= {p.code for p in placements}
