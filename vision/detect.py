@@ -88,6 +88,9 @@ class CardQuad:
     #: Other places the card may lie, when the image cannot tell (a middle card partly
     #: under its neighbours): the one whose identification is clear is the card's.
     alternatives: tuple[Quad, ...] = ()
+    #: Which corners of each alternative were seen, where they differ from `seen`
+    #: (aligned with `alternatives`; empty: `seen` for all).
+    alternatives_seen: tuple[tuple[bool, bool, bool, bool], ...] = ()
 
     @property
     def center(self) -> np.ndarray:

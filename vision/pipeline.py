@@ -39,6 +39,7 @@ from vision.detect import (
     occluders,
     short_long,
     signed_area,
+    snap_quad,
 )
 from vision.homography import (
     FOUND,
@@ -94,6 +95,11 @@ class PipelineParams:
     #: Without a mat, the whole cards that set the scale are also looked for in the
     #: colour images (`_table_contrast`), not only in the grey frame.
     scale_contrast: bool = True
+    #: Without a mat, a card cut from its corners but not read may lie the other way
+    #: round: two cards overlapping in one blob, landscape, were cut portrait. Each of
+    #: its seen corners also holds the card turned a quarter (`_with_turned`), tried
+    #: when it is not read as cut.
+    turned: bool = True
     #: Without a mat, once the scale is known, cards are also cut from two colour
     #: images where the grey frame shows them poorly (`_table_contrast`): a card's
     #: distance in colour from the table, and, on a table of a strong colour (its median
@@ -816,6 +822,8 @@ class Recognizer:
             if flat is not None:
                 back = np.linalg.inv(flat[0])
                 quads = [_moved(c, back) for c in quads]
+        if p.turned and self._scale is not None:
+            quads = [_with_turned(c, small) for c in quads]
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
         polys = _polygons(occl)
@@ -878,7 +886,9 @@ class Recognizer:
                 # where the detector could not tell where the card lies, the place whose
                 # reading is clear is the card's
                 for n, other in enumerate(quad.alternatives if not identity.known else (), 1):
-                    trial = self._identify_crop(frame, to_px(other), quad.seen, reads)
+                    seen_there = quad.alternatives_seen[n - 1] if len(quad.alternatives_seen) >= n \
+                        else quad.seen
+                    trial = self._identify_crop(frame, to_px(other), seen_there, reads)
                     self.identifications += 1
                     if trial.known and (not identity.known or trial.score > identity.score):
                         identity, alt = trial, n
@@ -1186,6 +1196,37 @@ def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, 
     found = [CardQuad(((c.corners + 0.5) * f - 0.5).astype(np.float32), c.support)
              for c in find_outlines(image, aspect)]
     return _merge_quads(found, whole, small)
+
+
+def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQuad:
+    """`card` with, as other places it may lie (`CardQuad.alternatives`), the card turned
+    a quarter about each of its seen corners: its sides from that corner swapped. Only
+    for a card with some corners seen and some not (a whole card's corners fix its
+    way round; one with none seen has nothing to turn about). Each turned card's sides
+    are then moved onto the edges in `gray` within `reach` of its short side: a tilted
+    camera foreshortens a card one way round and not the other (a landscape card cut at
+    a portrait card's sides came 10 px long)."""
+    if card.complete or not any(card.seen):
+        return card
+    q = np.asarray(card.corners, np.float64)
+    turned, seen_turned = [], []
+    for k in range(4):
+        if not card.seen[k]:
+            continue
+        nxt, prv = q[(k + 1) % 4] - q[k], q[(k - 1) % 4] - q[k]
+        a, b = float(np.linalg.norm(nxt)), float(np.linalg.norm(prv))
+        u, v = nxt / max(a, 1e-6), prv / max(b, 1e-6)
+        quad = np.empty((4, 2))
+        quad[k], quad[(k + 1) % 4] = q[k], q[k] + u * b
+        quad[(k + 2) % 4], quad[(k - 1) % 4] = q[k] + u * b + v * a, q[k] + v * a
+        quad = snap_quad(gray, quad, max(2.0, reach * min(a, b)))
+        if (quad < -0.5).any() or (quad > (gray.shape[1] - 0.5, gray.shape[0] - 0.5)).any():
+            continue  # a card turned out of the picture is read from whatever lies there
+        turned.append(np.roll(quad, -k, axis=0).astype(np.float32))  # from the corner turned about
+        seen_turned.append((True, False, False, False))
+    before = tuple(card.seen for _ in card.alternatives)
+    return dataclasses.replace(card, alternatives=card.alternatives + tuple(turned),
+                               alternatives_seen=before + tuple(seen_turned))
 
 
 def _named_first(quads: list[CardQuad], named: list[bool], most: float = 0.3

@@ -774,3 +774,29 @@ def test_without_a_mat_the_cards_that_set_the_scale_are_looked_for_in_colour_too
         seen = Recognizer("ideal", None, params=PipelineParams(scale_contrast=contrast)).see(image)
         codes = [c.code for c in seen.cards if c.code]
         assert len(codes) == named and set(codes) <= {p.code for p in placements}
+
+
+def test_without_a_mat_a_card_cut_the_wrong_way_round_also_lies_turned_about_its_seen_corners():
+    """`_with_turned`: two landscape cards overlapping in one blob were cut portrait and
+    went unread. A card cut from some of its corners also holds, as other places it may
+    lie, the card turned a quarter about each seen corner, its sides moved onto the
+    edges nearby; none that leaves the picture; a whole card holds none."""
+    import cv2
+
+    from vision.detect import CardQuad
+    from vision.pipeline import _with_turned
+
+    gray = np.full((200, 300), 90, np.uint8)
+    cv2.rectangle(gray, (60, 50), (154, 117), 230, -1)  # a landscape card, 95 x 68 px
+    portrait = CardQuad(np.array([[60, 50], [128, 50], [128, 145], [60, 145]], np.float32),
+                        seen=(True, False, False, False))
+    turned = _with_turned(portrait, gray)
+    assert len(turned.alternatives) == 1 and turned.alternatives_seen == ((True, False, False, False),)
+    expected = np.array([[60, 50], [155, 50], [155, 118], [60, 118]], np.float32) - 0.5
+    assert np.abs(turned.alternatives[0] - expected).max() < 1.5
+    assert np.array_equal(turned.corners, portrait.corners) and turned.seen == portrait.seen
+    whole = CardQuad(portrait.corners)
+    assert _with_turned(whole, gray).alternatives == ()
+    at_edge = CardQuad(np.array([[250, 120], [250, 190], [154, 190], [154, 120]], np.float32),
+                       seen=(True, False, False, False))  # turned about (250, 120) it runs off the bottom
+    assert _with_turned(at_edge, gray).alternatives == ()
