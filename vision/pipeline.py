@@ -56,6 +56,7 @@ from vision.identify import IdentifyParams, Identity, Prior, identify, warp_card
 from vision.indices import IndexParams, find_index_cards
 from vision.mats import QUIET_MM, MatSpec
 from vision.outline import find_outlines, side_edges
+from vision.tables import plain_table
 from vision.templates import Templates, deck_templates, is_back
 from vision.track import ALL, HOLD, Detection, Place, StableCard, Tracker, TrackParams
 from vision.zones import locator, zone_at
@@ -109,6 +110,11 @@ class PipelineParams:
     #: table 0.22 -> 0.50.
     table_contrast: bool = True
     table_saturation: float = 60.0
+    #: Without a mat, on a checked cloth (a pattern of paper-white squares on a table of
+    #: a strong colour, `vision.tables`): the cards are found in the grey frame with the
+    #: cloth painted over (the squares touching a card are no part of it), and the colour
+    #: contrasts, which show the cloth's squares as brightly as the cards, are not cut.
+    table_pattern: bool = True
     #: Without a mat, a card pixel in the grey frame is brighter than the table there by
     #: this fraction of the table's brightness (with `detect.min_contrast` grey levels at
     #: least), where the mat's view asks `detect.rel_contrast`: a cream card on light oak
@@ -754,14 +760,20 @@ class Recognizer:
         p = self.params
         f = min(1.0, p.direct_width / gray.shape[1])
         small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
+        plain = plain_table(image, small, p.table_saturation) if p.table_pattern else None
+        shown = image  # what the outline and index finders look at
+        if plain is not None:  # a checked cloth, painted over: the cards alone
+            small, shown = plain
         detect = self._direct_detect
         found = masks(small, self._scale * min(self.size_mm) if self._scale else None, detect)
         whole = find_cards(small, self.aspect, None, detect, found)
         still = self._scale is None and p.outlines
-        contrasts = _table_contrast(image, f, p.table_saturation) if p.table_contrast else []
+        # on a checked cloth painted over, the colour contrasts show the cloth again
+        contrasts = _table_contrast(image, f, p.table_saturation) \
+            if p.table_contrast and plain is None else []
         rivals: list[CardQuad] = []
         if still:
-            whole = _with_outlines(whole, image, small, f, self.aspect)
+            whole = _with_outlines(whole, shown, small, f, self.aspect)
             if p.scale_contrast and p.scale_named:
                 for other in contrasts:
                     rivals = _merge_quads(rivals, find_cards(other, self.aspect, None, detect,
@@ -831,7 +843,7 @@ class Recognizer:
         cards = self._identify_all(image, quads, lambda q: ((q + 0.5) / f - 0.5).astype(np.float32),
                                    lambda q: q / ppm, reads=reads)
         if still and p.indices and self.templates.glyphs is not None:
-            cards = _with_index_cards(cards, image, self.templates.glyphs, p.index, self.prior,
+            cards = _with_index_cards(cards, shown, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
         if self._distinct:
             cards = _once_each(cards)
