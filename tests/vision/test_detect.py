@@ -485,3 +485,27 @@ def test_the_geometry_helpers_give_their_numpy_formulas_values():
             t = _similarity(ideal, d)
             want = float(np.linalg.norm(ideal @ t[:, :2].T + t[:, 2] - d, axis=1).max())
             assert _rect_error(q, size) == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+def test_masks_compare_the_pixels_as_a_float_copy_would():
+    """`masks` compares the 8-bit pixels with the float thresholds directly (no float copy
+    of the image, a 2.7 MB block a frame): the very masks cv2.compare of a float32 copy
+    gives, 0/255 uint8."""
+    from vision.detect import DetectParams, _background_small, _up
+
+    rng = np.random.default_rng(5)
+    params = DetectParams()
+    for shape, card in (((300, 420), 70.0), ((123, 77), None)):
+        gray = cv2.GaussianBlur(rng.integers(0, 256, shape).astype(np.uint8), (5, 5), 0)
+        cv2.rectangle(gray, (20, 30), (90, 110), 250, -1)
+        small = _background_small(gray, card, params)
+        h, w = shape
+        above = _up(np.maximum(small + params.min_contrast, (1.0 + params.rel_contrast) * small), w, h)
+        below = _up(np.minimum(small - params.dark_contrast, (1.0 - params.rel_dark) * small), w, h)
+        g, kernel = gray.astype(np.float32), np.ones((3, 3), np.uint8)
+        found = masks(gray, card, params)
+        wanted = (cv2.compare(g, above, cv2.CMP_GT), cv2.compare(g, below, cv2.CMP_LT))
+        for got, want in zip((found.bright, found.dark), wanted, strict=True):
+            assert got.dtype == np.uint8 and got.flags.c_contiguous
+            assert np.array_equal(got, cv2.morphologyEx(want, cv2.MORPH_OPEN, kernel))
+        assert found.bright.any() and set(np.unique(found.bright)) <= {0, 255}
