@@ -176,15 +176,17 @@ def masks(gray: np.ndarray, card_px: float | None = None, params: DetectParams =
     # arithmetic over every pixel of the image cost more than the rest of the masks.
     above = np.maximum(small + params.min_contrast, (1.0 + params.rel_contrast) * small)
     below = np.minimum(small - params.dark_contrast, (1.0 - params.rel_dark) * small)
-    above, below = _up(above, w, h), _up(below, w, h)
     kernel = np.ones((3, 3), np.uint8)
     # The 8-bit pixels compared with the float thresholds as they are (numpy takes each to
-    # float32 on the way: cv2.compare of a float32 copy, to the pixel), into 0/255 masks:
-    # a float copy of the image is a block of 2.7 MB (950x700) made and dropped every
-    # frame, which the recognition process's malloc (runtime.memory: blocks of 1 MB and
-    # more mapped apart) maps and unmaps each time (its page faults: 1.4 ms a frame).
-    bright = _mask_u8(np.greater(gray, above))
-    dark = _mask_u8(np.less(gray, below))
+    # float32 on the way: cv2.compare of a float32 copy, to the pixel), into 0/255 masks,
+    # and the dark threshold scaled up into the bright one's array: a float image is a
+    # block of 2.7 MB (950x700) made and dropped every frame, which the recognition
+    # process's malloc (runtime.memory: blocks of 1 MB and more mapped apart) maps and
+    # unmaps each time (its page faults: about 0.6 ms a block).
+    up = _up(above, w, h)
+    bright = _mask_u8(np.greater(gray, up))
+    cv2.resize(below, (w, h), dst=up, interpolation=cv2.INTER_LINEAR)  # as _up, into `up`
+    dark = _mask_u8(np.less(gray, up))
     bright_u8 = cv2.morphologyEx(bright, cv2.MORPH_OPEN, kernel)
     dark_u8 = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
     return Masks(bright_u8, dark_u8, small)
