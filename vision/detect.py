@@ -14,8 +14,9 @@ a card, with the card's known size, says where the whole card lies.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -174,16 +175,31 @@ def masks(gray: np.ndarray, card_px: float | None = None, params: DetectParams =
     """Classify pixels against the local table brightness: bright, dark or table."""
     small = _background_small(gray, card_px, params)
     h, w = gray.shape
-    g = gray.astype(np.float32)
     # The thresholds are worked out on the small background and scaled up with it: the
     # arithmetic over every pixel of the image cost more than the rest of the masks.
     above = np.maximum(small + params.min_contrast, (1.0 + params.rel_contrast) * small)
     below = np.minimum(small - params.dark_contrast, (1.0 - params.rel_dark) * small)
-    above, below = _up(above, w, h), _up(below, w, h)
     kernel = np.ones((3, 3), np.uint8)
-    bright_u8 = cv2.morphologyEx(cv2.compare(g, above, cv2.CMP_GT), cv2.MORPH_OPEN, kernel)
-    dark_u8 = cv2.morphologyEx(cv2.compare(g, below, cv2.CMP_LT), cv2.MORPH_OPEN, kernel)
+    # The 8-bit pixels compared with the float thresholds as they are (numpy takes each to
+    # float32 on the way: cv2.compare of a float32 copy, to the pixel), into 0/255 masks,
+    # and the dark threshold scaled up into the bright one's array: a float image is a
+    # block of 2.7 MB (950x700) made and dropped every frame, which the recognition
+    # process's malloc (runtime.memory: blocks of 1 MB and more mapped apart) maps and
+    # unmaps each time (its page faults: about 0.6 ms a block).
+    up = _up(above, w, h)
+    bright = _mask_u8(np.greater(gray, up))
+    cv2.resize(below, (w, h), dst=up, interpolation=cv2.INTER_LINEAR)  # as _up, into `up`
+    dark = _mask_u8(np.less(gray, up))
+    bright_u8 = cv2.morphologyEx(bright, cv2.MORPH_OPEN, kernel)
+    dark_u8 = cv2.morphologyEx(dark, cv2.MORPH_OPEN, kernel)
     return Masks(bright_u8, dark_u8, small)
+
+
+def _mask_u8(where: np.ndarray) -> np.ndarray:
+    """A boolean array as a 0/255 uint8 mask, in its own memory (as cv2.compare gives it)."""
+    mask = where.view(np.uint8)
+    mask *= 255
+    return mask
 
 
 # --- geometry helpers ---------------------------------------------------------
@@ -199,21 +215,26 @@ def order_quad(quad: np.ndarray, square: bool = False) -> Quad:
     q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     if signed_area(q) < 0:
         q = q[::-1]
-    starts = range(4)
+    starts: Sequence[int] = range(4)
     if not square:
-        s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
-        s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
-        starts = (0, 2) if s01 <= s12 else (1, 3)
-    best = min(starts, key=lambda i: float(q[i, 0] + q[i, 1]))
+        # the four sides' lengths at once: np.linalg.norm of each side (float32) is the
+        # same root of the same two squares added, at a quarter of the calls
+        d = q[ROLL[1]] - q
+        sq = d * d
+        n = np.sqrt(sq[:, 0] + sq[:, 1])
+        starts = (0, 2) if n[0] + n[2] <= n[1] + n[3] else (1, 3)
+    corner = (q[:, 0] + q[:, 1]).tolist()
+    best = min(starts, key=corner.__getitem__)
     return q[ROLL[best]]
 
 
 def short_long(quad: np.ndarray) -> tuple[float, float]:
     """A quad's short and long side in pixels, each the mean of its two opposite sides."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
-    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    d = q - q[ROLL[1]]  # as np.roll(q, -1, axis=0), at a fraction of its cost
+    sides = np.hypot(d[:, 0], d[:, 1]).tolist()
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return (float(a), float(b)) if a <= b else (float(b), float(a))
+    return (a, b) if a <= b else (b, a)
 
 
 #: The outline of a mask runs through the centres of its edge pixels, half a pixel inside
@@ -224,15 +245,27 @@ EDGE_BIAS = 0.5
 def grow(quad: np.ndarray, by: float) -> np.ndarray:
     """The quad with every side moved outward by `by` pixels."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
-    ccw = signed_area(q) < 0
+    sign = -1.0 if signed_area(q) < 0 else 1.0
+    # plain floats, the same operations as on numpy's 2-vectors (a fifth of the cost)
+    pts = q.tolist()
     lines = []
     for i in range(4):
-        d = q[(i + 1) % 4] - q[i]
-        d = d / (np.linalg.norm(d) or 1.0)
-        n = np.array([d[1], -d[0]]) * (-1 if ccw else 1)
-        lines.append((q[i] + n * by, d))
-    out = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
-    return np.array([q[i] if p is None else p for i, p in enumerate(out)], np.float32)
+        (x0, y0), (x1, y1) = pts[i], pts[(i + 1) % 4]
+        dx, dy = x1 - x0, y1 - y0
+        length = math.sqrt(dx * dx + dy * dy) or 1.0
+        dx, dy = dx / length, dy / length
+        lines.append((x0 + dy * sign * by, y0 + -dx * sign * by, dx, dy))
+    out = []
+    for i in range(4):
+        px, py, ux, uy = lines[i - 1]
+        qx, qy, vx, vy = lines[i]
+        den = ux * vy - uy * vx  # as `intersect`
+        if abs(den) < 1e-6:
+            out.append(pts[i])
+            continue
+        t = ((qx - px) * vy - (qy - py) * vx) / den
+        out.append((px + t * ux, py + t * uy))
+    return np.array(out, np.float32)
 
 
 def _len(v: np.ndarray) -> float:
@@ -259,7 +292,7 @@ def _fit_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     pts = np.asarray(points, np.float64).reshape(-1, 2)
     for _ in range(2):  # least squares, then again without the points far off the line
-        mean = pts.mean(axis=0)
+        mean = np.add.reduce(pts, axis=0) / len(pts)  # pts.mean(axis=0) to the bit, without its wrapping
         d = pts - mean
         sxx, syy, sxy = float(d[:, 0] @ d[:, 0]), float(d[:, 1] @ d[:, 1]), float(d[:, 0] @ d[:, 1])
         angle = 0.5 * math.atan2(2.0 * sxy, sxx - syy)
@@ -337,12 +370,12 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
     q = np.asarray(quad, np.float64).reshape(4, 2)
     ccw = signed_area(q) < 0
     steps = np.arange(-reach, reach + 1e-9, 0.5)
-    t = np.linspace(0.15, 0.85, samples)
+    t = _snap_t(samples)
     side = q[ROLL[1]] - q
     length = np.hypot(side[:, 0], side[:, 1])
     length[length == 0] = 1.0
     u = side / length[:, None]
-    n = np.stack([u[:, 1], -u[:, 0]], axis=1) * (-1 if ccw else 1)  # outward
+    n = u[:, ::-1] * _TURN * (-1 if ccw else 1)  # outward: (u1, -u0), flipped when counter-clockwise
     base = q[:, None, :] + t[None, :, None] * side[:, None, :]  # (side, sample, xy)
     pts = (base[:, :, None, :] + steps[None, None, :, None] * n[:, None, None, :]).astype(np.float32)
     # Only the pixels the samples reach are made float (the whole image was most of the
@@ -350,8 +383,9 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
     # interpolates and replicates exactly as the whole image does.
     every = pts.reshape(-1, 2)
     h, w = gray.shape[:2]
-    x0, y0 = (max(0, int(np.floor(v)) - 2) for v in every.min(axis=0))
-    x1, y1 = min(w, int(np.ceil(every[:, 0].max())) + 3), min(h, int(np.ceil(every[:, 1].max())) + 3)
+    (lx, ly), (hx, hy) = every.min(axis=0).tolist(), every.max(axis=0).tolist()
+    x0, y0 = max(0, math.floor(lx) - 2), max(0, math.floor(ly) - 2)
+    x1, y1 = min(w, math.ceil(hx) + 3), min(h, math.ceil(hy) + 3)
     if x1 - x0 < 2 or y1 - y0 < 2:
         x0, y0, x1, y1 = 0, 0, w, h
     g = gray[y0:y1, x0:x1].astype(np.float32)
@@ -361,7 +395,7 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
     deriv = np.diff(prof, axis=2)  # outward derivative: negative when inside is brighter
     score = -deriv * polarity if polarity else np.abs(deriv)
     k = score.argmax(axis=2)
-    peak = np.take_along_axis(score, k[..., None], axis=2)[..., 0]
+    peak = score.max(axis=2)  # the value at k
     strong = peak > np.maximum(6.0, 0.3 * score.max(axis=(1, 2)))[:, None]
     offs = (steps[k] + steps[k + 1]) / 2
     edges = base + offs[..., None] * n[:, None, :]
@@ -373,6 +407,18 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
         p = intersect(*lines[i - 1], *lines[i])
         out.append(q[i] if p is None or _len(p - q[i]) > 2 * reach + 1 else p)
     return np.array(out, np.float32)
+
+
+#: (1, -1): a direction (u0, u1) read backwards and so multiplied is (u1, -u0), turned a quarter.
+_TURN = np.array([1.0, -1.0])
+
+
+@functools.lru_cache(maxsize=8)
+def _snap_t(samples: int) -> np.ndarray:
+    """Where along a side `snap_quad` samples it (kept: np.linspace was a tenth of its cost)."""
+    t = np.linspace(0.15, 0.85, samples)
+    t.flags.writeable = False
+    return t
 
 
 def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -400,13 +446,16 @@ def _solid(mask: np.ndarray, quad: np.ndarray) -> float:
     border around a dark middle). A printed outline or a ring of glare has neither."""
     q = np.asarray(quad, np.float64)
     a, b, _c, d = q
-    t = _RING_T
     inset = 0.04
-    ring = np.concatenate([a + t[:, None] * (b - a) + inset * (d - a),
-                           a + t[:, None] * (b - a) + (1 - inset) * (d - a),
-                           a + t[:, None] * (d - a) + inset * (b - a),
-                           a + t[:, None] * (d - a) + (1 - inset) * (b - a)])
-    return max(_inside_fraction(mask, q), _share(_sample(mask, ring)))
+    ba, da = b - a, d - a
+    along = np.stack([ba, ba, da, da])[:, None, :]
+    across = np.stack([inset * da, (1 - inset) * da, inset * ba, (1 - inset) * ba])[:, None, :]
+    ring = a + _RING_T[None, :, None] * along + across  # the ring's four sides
+    grid = a + _GRID_S * ba + _GRID_R * da  # as _inside_fraction
+    # one remap for the grid and the ring (each point is read alone: the same values)
+    values = _sample(mask, np.concatenate([grid.reshape(-1, 2), ring.reshape(-1, 2)]))
+    n = _GRID_S.size
+    return max(np.count_nonzero(values[:n]) / n, np.count_nonzero(values[n:]) / (values.size - n))
 
 
 def _overlap(contour: np.ndarray, quad: np.ndarray) -> float:
@@ -657,7 +706,9 @@ def order_ideal(quad: np.ndarray, size: tuple[float, float]) -> np.ndarray:
 
 def _quad_ok(quad: np.ndarray, size: tuple[float, float] | None, aspect: float, tol: float) -> bool:
     """Sides pairwise equal, the right aspect, and the right size when it is known."""
-    sides = np.linalg.norm(quad - quad[ROLL[1]], axis=1)
+    d = quad - quad[ROLL[1]]
+    sq = d * d
+    sides = np.sqrt(sq[:, 0] + sq[:, 1])  # np.linalg.norm(d, axis=1): the same values
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     if min(a, b) < 6:
         return False
@@ -1167,10 +1218,38 @@ def _squared_by_ends(points: np.ndarray, u: np.ndarray, v: np.ndarray, rect: tup
 def _rect_error(quad: np.ndarray, size: tuple[float, float]) -> float:
     """How far (pixels) the quad's furthest corner is from the exact card rectangle of
     `size` best fitted to it (rotation, shift and scale)."""
-    q = np.asarray(quad, np.float64)
-    ideal = order_ideal(q, size)
-    t = _similarity(ideal, q)
-    return float(np.linalg.norm(ideal @ t[:, :2].T + t[:, 2] - q, axis=1).max())
+    # plain floats for the four corners: order_ideal, _similarity and the corners' errors
+    # as numpy arrays were a dozen calls on 2x4 numbers (70 us, 15 quads a cold frame).
+    # The same sums in the same order as numpy adds them (_sum8: eight values pairwise),
+    # but for the fitted corners, whose two products numpy's BLAS may fuse: the error
+    # can differ in its last bits, which only a threshold exactly there could tell.
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = np.asarray(quad, np.float64).reshape(4, 2).tolist()
+    cw, ch = size
+    s01 = math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0))
+    s12 = math.sqrt((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1))
+    a, b = (cw, ch) if s01 <= s12 else (ch, cw)
+    ideal = ((0.0, 0.0), (a, 0.0), (a, b), (0.0, b))
+    mx, my = (((x0 + x1) + x2) + x3) / 4, (((y0 + y1) + y2) + y3) / 4
+    ha, hb = (((0.0 + a) + a) + 0.0) / 4, (((0.0 + 0.0) + b) + b) / 4
+    src = [(ix - ha, iy - hb) for ix, iy in ideal]
+    dst = [(x0 - mx, y0 - my), (x1 - mx, y1 - my), (x2 - mx, y2 - my), (x3 - mx, y3 - my)]
+    along = _sum8([v for (sx, sy), (dx, dy) in zip(src, dst, strict=True) for v in (sx * dx, sy * dy)])
+    turn = 0.0
+    for (sx, sy), (dx, dy) in zip(src, dst, strict=True):
+        turn += sx * dy - sy * dx
+    norm = _sum8([v for sx, sy in src for v in (sx * sx, sy * sy)]) or 1.0
+    ca, sa = along / norm, turn / norm
+    tx, ty = mx - (ca * ha - sa * hb), my - (sa * ha + ca * hb)
+    errors = []
+    for (ix, iy), (qx, qy) in zip(ideal, ((x0, y0), (x1, y1), (x2, y2), (x3, y3)), strict=True):
+        ex, ey = ix * ca - iy * sa + tx - qx, ix * sa + iy * ca + ty - qy
+        errors.append(math.sqrt(ex * ex + ey * ey))
+    return math.nan if any(math.isnan(e) for e in errors) else max(errors)
+
+
+def _sum8(v: list[float]) -> float:
+    """Eight floats added as numpy's sum adds an array of eight (pairwise)."""
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
 
 
 @dataclass(frozen=True)

@@ -884,7 +884,13 @@ class Recognizer:
             age = self._frame - known.checked if known is not None else 0
             alt = known.alt if known is not None and known.alt <= len(quad.alternatives) else 0
             lies = quad.alternatives[alt - 1] if alt else quad.corners
-            corners_px, corners_mm = to_px(lies), to_mm(lies)
+            # the detector's own quad in the frame (where it is read), worked out once: the
+            # same functions of the same corners gave the same values two and three times
+            found_px = to_px(quad.corners) if lies is quad.corners else None
+            if found_px is not None:
+                corners_px, corners_mm = found_px, found_mm
+            else:
+                corners_px, corners_mm = to_px(lies), to_mm(lies)
             fresh = not (known is not None and self._cache_holds(known, age))
             if not fresh:
                 assert known is not None
@@ -892,7 +898,9 @@ class Recognizer:
                 k = int(np.argmin(np.linalg.norm(corners_mm - known.top_left_mm, axis=1)))
             else:
                 frame = image() if callable(image) else image
-                identity = self._identify_crop(frame, to_px(quad.corners), quad.seen, reads)
+                if found_px is None:
+                    found_px = to_px(quad.corners)
+                identity = self._identify_crop(frame, found_px, quad.seen, reads)
                 self.identifications += 1
                 alt = 0
                 # where the detector could not tell where the card lies, the place whose
@@ -905,7 +913,7 @@ class Recognizer:
                     if trial.known and (not identity.known or trial.score > identity.score):
                         identity, alt = trial, n
                 lies = quad.alternatives[alt - 1] if alt else quad.corners
-                corners_px, corners_mm = to_px(lies), to_mm(lies)
+                corners_px, corners_mm = (found_px, found_mm) if alt == 0 else (to_px(lies), to_mm(lies))
                 k = identity.rotation
                 same = known is not None and identity.known and known.identity.code == identity.code
                 agree = known.agree + 1 if same else (1 if identity.known else 0)
@@ -951,8 +959,11 @@ class Recognizer:
         h, w = image.shape[:2]
         ppm = float(np.linalg.norm(q[1] - q[0])) / min(self.size_mm)
         pad = int(np.ceil(CROP_PAD_MM * max(ppm, 0.5))) + 12
-        x0, y0 = (int(v) for v in np.clip(np.floor(q.min(axis=0)) - pad, 0, (w, h)))
-        x1, y1 = (int(v) for v in np.clip(np.ceil(q.max(axis=0)) + pad + 1, 0, (w, h)))
+        # the crop's bounds on plain floats: the same whole numbers as numpy's floor, ceil
+        # and clip of the corners (float32, far below 2**24), at a third of the cost
+        (lx, ly), (hx, hy) = q.min(axis=0).tolist(), q.max(axis=0).tolist()
+        x0, y0 = min(max(math.floor(lx) - pad, 0), w), min(max(math.floor(ly) - pad, 0), h)
+        x1, y1 = min(max(math.ceil(hx) + pad + 1, 0), w), min(max(math.ceil(hy) + pad + 1, 0), h)
         if x1 - x0 < 8 or y1 - y0 < 8:
             return identify(image, q, self.templates, seen, self.params.identify, self.prior)
         shift = np.array([x0, y0], np.float32)

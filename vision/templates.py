@@ -125,6 +125,13 @@ def paper_white(bgr: np.ndarray) -> np.ndarray:
     faster than their float copies, and the order, so the value, is the same)."""
     px = bgr.reshape(-1, 3)
     k = int(PAPER_PERCENTILE / 100 * (len(px) - 1))
+    if bgr.dtype == np.uint8 and bgr.ndim == 3 and bgr.shape[2] == 3:
+        # the k-th smallest 8-bit value of a channel is where its histogram's running
+        # count passes k: the same value as the partition's, at a third of its cost
+        # (the partition ran along strided columns: 35 us a crop, 24 crops a cold frame)
+        counts = [cv2.calcHist([bgr], [c], None, [256], (0, 256)).ravel().astype(np.int64) for c in range(3)]
+        values = [np.searchsorted(np.cumsum(n), k, side="right") for n in counts]
+        return np.maximum(np.array(values, np.float32), np.float32(1.0))
     return np.maximum(np.partition(px, k, axis=0)[k].astype(np.float32), np.float32(1.0))
 
 

@@ -433,3 +433,104 @@ def test_without_a_known_size_a_card_with_a_corner_bitten_off_is_whole(angle):
     cv2.fillPoly(ell, [np.array([[100, 60], [260, 60], [260, 150], [180, 150], [180, 260], [100, 260]],
                                 np.int32)], (235, 235, 235))
     assert find_cards(grey(ell), ASPECT) == []
+
+
+def _random_quads(n: int, seed: int) -> list[np.ndarray]:
+    """Card-like quads at any angle and size, some noisy, turned the other way round,
+    degenerate (two corners at one point) or float32, as the detector meets them."""
+    rng = np.random.default_rng(seed)
+    quads = []
+    for i in range(n):
+        w, h, ang = rng.uniform(2, 140), rng.uniform(2, 180), rng.uniform(0, math.pi)
+        turn = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+        q = (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ turn.T + rng.uniform(-20, 520, 2)
+        q = q + rng.normal(0, float(rng.choice([0.01, 1.0, 5.0])), (4, 2))
+        q = q[::-1] if i % 3 == 0 else q
+        if i % 11 == 0:
+            q[2] = q[1]
+        quads.append(q.astype(np.float32) if i % 2 else q)
+    return quads
+
+
+def test_the_geometry_helpers_give_their_numpy_formulas_values():
+    """order_quad, short_long, grow, _solid and _rect_error work on plain floats or on
+    fewer arrays (a cold frame calls them some 100 times): the same values as the numpy
+    formulas they replace, but for _rect_error's fitted corners, whose products BLAS
+    may fuse (a few units in the last place)."""
+    from vision.detect import (
+        _GRID_R,
+        _GRID_S,
+        _RING_T,
+        ROLL,
+        _rect_error,
+        _similarity,
+        _solid,
+        grow,
+        intersect,
+        order_ideal,
+        short_long,
+    )
+
+    mask = np.zeros((500, 500), np.uint8)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        x, y, w, h = (int(v) for v in rng.integers(0, 480, 2).tolist() + rng.integers(5, 160, 2).tolist())
+        cv2.rectangle(mask, (x, y), (x + w, y + h), 255, -1)
+    for q in _random_quads(3000, 7):
+        f = np.asarray(q, np.float32)
+        if signed_area(f) < 0:
+            f = f[::-1]
+        s01 = np.linalg.norm(f[1] - f[0]) + np.linalg.norm(f[3] - f[2])
+        s12 = np.linalg.norm(f[2] - f[1]) + np.linalg.norm(f[0] - f[3])
+        start = min((0, 2) if s01 <= s12 else (1, 3), key=lambda i: float(f[i, 0] + f[i, 1]))
+        assert np.array_equal(order_quad(q), f[ROLL[start]])
+        d = np.asarray(q, np.float64)
+        sides = np.hypot(*(d - np.roll(d, -1, axis=0)).T)
+        a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+        assert short_long(q) == (min(a, b), max(a, b))
+        ccw = signed_area(d) < 0
+        lines = []
+        for i in range(4):
+            u = d[(i + 1) % 4] - d[i]
+            u = u / (np.linalg.norm(u) or 1.0)
+            lines.append((d[i] + np.array([u[1], -u[0]]) * (-1 if ccw else 1) * 0.5, u))
+        want = [intersect(*lines[i - 1], *lines[i]) for i in range(4)]
+        assert np.array_equal(grow(q, 0.5), np.array([d[i] if p is None else p for i, p in enumerate(want)],
+                                                       np.float32))
+        p0, p1, _, p3 = d
+        t = _RING_T[:, None]
+        ring = np.concatenate([p0 + t * (p1 - p0) + 0.04 * (p3 - p0),
+                               p0 + t * (p1 - p0) + (1 - 0.04) * (p3 - p0),
+                               p0 + t * (p3 - p0) + 0.04 * (p1 - p0),
+                               p0 + t * (p3 - p0) + (1 - 0.04) * (p1 - p0)])
+        grid = p0 + _GRID_S * (p1 - p0) + _GRID_R * (p3 - p0)
+        assert _solid(mask, q) == max(np.mean(_sample(mask, grid) > 0), np.mean(_sample(mask, ring) > 0))
+        for size in ((63.0, 88.0), (70.0, 70.0)):
+            ideal = order_ideal(d, size)
+            t = _similarity(ideal, d)
+            want = float(np.linalg.norm(ideal @ t[:, :2].T + t[:, 2] - d, axis=1).max())
+            assert _rect_error(q, size) == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+def test_masks_compare_the_pixels_as_a_float_copy_would():
+    """`masks` compares the 8-bit pixels with the float thresholds directly (no float copy
+    of the image, a 2.7 MB block a frame): the very masks cv2.compare of a float32 copy
+    gives, 0/255 uint8."""
+    from vision.detect import DetectParams, _background_small, _up
+
+    rng = np.random.default_rng(5)
+    params = DetectParams()
+    for shape, card in (((300, 420), 70.0), ((123, 77), None)):
+        gray = cv2.GaussianBlur(rng.integers(0, 256, shape).astype(np.uint8), (5, 5), 0)
+        cv2.rectangle(gray, (20, 30), (90, 110), 250, -1)
+        small = _background_small(gray, card, params)
+        h, w = shape
+        above = _up(np.maximum(small + params.min_contrast, (1.0 + params.rel_contrast) * small), w, h)
+        below = _up(np.minimum(small - params.dark_contrast, (1.0 - params.rel_dark) * small), w, h)
+        g, kernel = gray.astype(np.float32), np.ones((3, 3), np.uint8)
+        found = masks(gray, card, params)
+        wanted = (cv2.compare(g, above, cv2.CMP_GT), cv2.compare(g, below, cv2.CMP_LT))
+        for got, want in zip((found.bright, found.dark), wanted, strict=True):
+            assert got.dtype == np.uint8 and got.flags.c_contiguous
+            assert np.array_equal(got, cv2.morphologyEx(want, cv2.MORPH_OPEN, kernel))
+        assert found.bright.any() and set(np.unique(found.bright)) <= {0, 255}

@@ -326,6 +326,31 @@ def test_white_balance_divides_by_the_paper_percentile_of_each_channel_to_the_bi
             assert np.array_equal(got, want)
 
 
+def test_paper_white_of_an_8_bit_crop_is_the_partitions_value_for_any_crop():
+    """`paper_white` reads an 8-bit crop's percentile from each channel's histogram: the
+    very value the partition of its pixels gives (the float path keeps the partition),
+    for crops of any size, contrast, dark channel or layout in memory."""
+    from vision.templates import PAPER_PERCENTILE, paper_white
+
+    rng = np.random.default_rng(17)
+    crops = [np.full((4, 3, 3), 200, np.uint8), np.zeros((1, 1, 3), np.uint8),
+             rng.integers(0, 256, (120, 90, 3)).astype(np.uint8)[5:70:2, 3:60]]  # strided, not contiguous
+    for _ in range(200):
+        h, w = (int(v) for v in rng.integers(1, 100, 2))
+        light, contrast = rng.uniform(0, 255), rng.uniform(0, 80)
+        crop = np.clip(rng.normal(light, contrast, (h, w, 3)), 0, 255).astype(np.uint8)
+        crop[..., int(rng.integers(0, 3))] //= int(rng.integers(1, 60))
+        crops.append(crop)
+    for crop in crops:
+        px = crop.reshape(-1, 3)
+        k = int(PAPER_PERCENTILE / 100 * (len(px) - 1))
+        want = np.maximum(np.sort(px, axis=0)[k].astype(np.float32), 1.0)
+        got = paper_white(crop)
+        assert got.dtype == np.float32
+        assert np.array_equal(got, want)
+        assert np.array_equal(got, paper_white(crop.astype(np.float32)))
+
+
 def test_the_kept_template_spectra_are_bounded_and_answers_do_not_depend_on_them(standard, monkeypatch):
     """Index template spectra are kept per deck, the ones matched most lately, up to
     SPECTRA_KEPT (the kiosk's memory budget): a card reads the same whether they were
