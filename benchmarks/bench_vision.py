@@ -518,9 +518,10 @@ def _pi_row(deck, mat, templates, empty, full, one_off, frames: int, camera_fps:
         return times
 
     # cold: a recognizer that has found the mat on an empty table, then every card at once
+    # (at least 16 of them: with 5, one frame that filled the caches moved the mean by 10 %)
     cold = []
     stages: dict[str, float] = {}
-    for i in range(max(3, frames // 30)):
+    for i in range(max(16, frames // 10)):
         rec = Recognizer(deck, mat, templates=templates)
         timed(rec, [empty], 0)
         with _stage_clock(stages):
