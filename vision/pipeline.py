@@ -39,7 +39,6 @@ from vision.detect import (
     occluders,
     short_long,
     signed_area,
-    snap_quad,
 )
 from vision.homography import (
     FOUND,
@@ -831,11 +830,11 @@ class Recognizer:
                 cuts.append(find_cards(other, self.aspect, size, detect, found_there))
             cut = _pick_cuts(cuts)
             quads = _merge_quads(in_view, cut, view) if p.outlines else cut
+            if p.turned:  # in the flattened view a card is its exact rectangle either way round
+                quads = [_with_turned(c, view) for c in quads]
             if flat is not None:
                 back = np.linalg.inv(flat[0])
                 quads = [_moved(c, back) for c in quads]
-        if p.turned and self._scale is not None:
-            quads = [_with_turned(c, small) for c in quads]
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
         polys = _polygons(occl)
@@ -1221,6 +1220,33 @@ def _with_outlines(whole: list[CardQuad], image: np.ndarray, small: np.ndarray, 
     return _merge_quads(found, whole, small)
 
 
+def _far_sides_snapped(gray: np.ndarray, quad: np.ndarray, k: int, reach: float) -> np.ndarray:
+    """`quad` with the two sides away from corner k each moved, kept parallel, onto the
+    offset within `reach` where the grey image changes most across it on average along
+    the side: the sides through k are the card's own seen edges and stay."""
+    q = np.asarray(quad, np.float64).copy()
+    g = gray.astype(np.float32)
+    centre = q.mean(axis=0)
+    steps = np.arange(-reach, reach + 1e-9, 0.5)
+    t = np.linspace(0.15, 0.85, 12)[:, None]
+    for i in ((k + 1) % 4, (k + 2) % 4):  # side i runs from corner i to corner i + 1
+        a, b = q[i], q[(i + 1) % 4]
+        d = b - a
+        n = np.array([d[1], -d[0]]) / max(float(np.hypot(*d)), 1e-6)
+        if float(n @ (a - centre)) < 0:
+            n = -n  # outward
+        pts = (a + t * d)[None, :, :] + steps[:, None, None] * n  # (step, sample, xy)
+        prof = cv2.remap(g, np.ascontiguousarray(pts[..., 0].astype(np.float32)),
+                         np.ascontiguousarray(pts[..., 1].astype(np.float32)), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+        change = np.abs(np.diff(prof, axis=0)).mean(axis=1)
+        j = int(np.argmax(change))
+        shift = (steps[j] + steps[j + 1]) / 2 * n
+        q[i] += shift
+        q[(i + 1) % 4] += shift
+    return q
+
+
 def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQuad:
     """`card` with, as other places it may lie (`CardQuad.alternatives`), the card turned
     a quarter about each of its seen corners: its sides from that corner swapped. Only
@@ -1242,11 +1268,14 @@ def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQ
         quad = np.empty((4, 2))
         quad[k], quad[(k + 1) % 4] = q[k], q[k] + u * b
         quad[(k + 2) % 4], quad[(k - 1) % 4] = q[k] + u * b + v * a, q[k] + v * a
-        quad = snap_quad(gray, quad, max(2.0, reach * min(a, b)))
+        quad = _far_sides_snapped(gray, quad, k, max(2.0, reach * min(a, b)))
         if (quad < -0.5).any() or (quad > (gray.shape[1] - 0.5, gray.shape[0] - 0.5)).any():
             continue  # a card turned out of the picture is read from whatever lies there
-        turned.append(np.roll(quad, -k, axis=0).astype(np.float32))  # from the corner turned about
-        seen_turned.append((True, False, False, False))
+        quad = np.roll(quad, -k, axis=0)  # from the corner turned about ...
+        first = np.linalg.norm(quad[1] - quad[0]) <= np.linalg.norm(quad[3] - quad[0])
+        # ... or the one before it: the first side a short one, as the detector hands cards over
+        turned.append((quad if first else np.roll(quad, 1, axis=0)).astype(np.float32))
+        seen_turned.append((True, False, False, False) if first else (False, True, False, False))
     before = tuple(card.seen for _ in card.alternatives)
     return dataclasses.replace(card, alternatives=card.alternatives + tuple(turned),
                                alternatives_seen=before + tuple(seen_turned))
@@ -1501,7 +1530,8 @@ def _moved(card: CardQuad, H: np.ndarray) -> CardQuad:
     def move(q: np.ndarray) -> np.ndarray:
         pts = np.asarray(q, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, H).reshape(4, 2).astype(np.float32)
-    return CardQuad(move(card.corners), card.support, card.seen, tuple(move(q) for q in card.alternatives))
+    return CardQuad(move(card.corners), card.support, card.seen, tuple(move(q) for q in card.alternatives),
+                    card.alternatives_seen)
 
 
 def _size_at(plane: tuple[float, float, float] | None, size_mm: tuple[float, float], scale: float

@@ -779,7 +779,7 @@ def test_without_a_mat_the_cards_that_set_the_scale_are_looked_for_in_colour_too
 def test_without_a_mat_a_card_cut_the_wrong_way_round_also_lies_turned_about_its_seen_corners():
     """`_with_turned`: two landscape cards overlapping in one blob were cut portrait and
     went unread. A card cut from some of its corners also holds, as other places it may
-    lie, the card turned a quarter about each seen corner, its sides moved onto the
+    lie, the card turned a quarter about each seen corner, its far sides moved onto the
     edges nearby; none that leaves the picture; a whole card holds none."""
     import cv2
 
@@ -787,12 +787,14 @@ def test_without_a_mat_a_card_cut_the_wrong_way_round_also_lies_turned_about_its
     from vision.pipeline import _with_turned
 
     gray = np.full((200, 300), 90, np.uint8)
-    cv2.rectangle(gray, (60, 50), (154, 117), 230, -1)  # a landscape card, 95 x 68 px
+    # a landscape card, 90 x 68 px: the camera's tilt shortens it one way round (95 x 68 portrait)
+    cv2.rectangle(gray, (60, 50), (149, 117), 230, -1)
     portrait = CardQuad(np.array([[60, 50], [128, 50], [128, 145], [60, 145]], np.float32),
                         seen=(True, False, False, False))
     turned = _with_turned(portrait, gray)
-    assert len(turned.alternatives) == 1 and turned.alternatives_seen == ((True, False, False, False),)
-    expected = np.array([[60, 50], [155, 50], [155, 118], [60, 118]], np.float32) - 0.5
+    # handed over as the detector hands cards over: clockwise from a short side
+    assert len(turned.alternatives) == 1 and turned.alternatives_seen == ((False, True, False, False),)
+    expected = np.array([[60, 118], [60, 50], [150, 50], [150, 118]], np.float32) - 0.5
     assert np.abs(turned.alternatives[0] - expected).max() < 1.5
     assert np.array_equal(turned.corners, portrait.corners) and turned.seen == portrait.seen
     whole = CardQuad(portrait.corners)
