@@ -1251,10 +1251,11 @@ def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQ
     """`card` with, as other places it may lie (`CardQuad.alternatives`), the card turned
     a quarter about each of its seen corners: its sides from that corner swapped. Only
     for a card with some corners seen and some not (a whole card's corners fix its
-    way round; one with none seen has nothing to turn about). Each turned card's sides
-    are then moved onto the edges in `gray` within `reach` of its short side: a tilted
-    camera foreshortens a card one way round and not the other (a landscape card cut at
-    a portrait card's sides came 10 px long)."""
+    way round; one with none seen has nothing to turn about). Each turned card's two far
+    sides are then moved onto the edges in `gray` within `reach` of its short side
+    (`_far_sides_snapped`): a tilted camera foreshortens a card one way round and not the
+    other (a landscape card cut at a portrait card's sides came 10 px long). Each is
+    handed over clockwise from a short side, as the detector hands cards over."""
     if card.complete or not any(card.seen):
         return card
     q = np.asarray(card.corners, np.float64)
