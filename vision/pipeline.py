@@ -1252,7 +1252,8 @@ def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQ
     a quarter about each of its seen corners: its sides from that corner swapped. Only
     for a card with some corners seen and some not (a whole card's corners fix its
     way round; one with none seen has nothing to turn about). Each turned card's two far
-    sides are then moved onto the edges in `gray` within `reach` of its short side
+    sides are then moved onto the edges in `gray` within `reach` of its short side, and
+    again within 1.5 times that where that lands elsewhere, each a place to try
     (`_far_sides_snapped`): a tilted camera foreshortens a card one way round and not the
     other (a landscape card cut at a portrait card's sides came 10 px long). Each is
     handed over clockwise from a short side, as the detector hands cards over."""
@@ -1269,14 +1270,16 @@ def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQ
         quad = np.empty((4, 2))
         quad[k], quad[(k + 1) % 4] = q[k], q[k] + u * b
         quad[(k + 2) % 4], quad[(k - 1) % 4] = q[k] + u * b + v * a, q[k] + v * a
-        quad = _far_sides_snapped(gray, quad, k, max(2.0, reach * min(a, b)))
-        if (quad < -0.5).any() or (quad > (gray.shape[1] - 0.5, gray.shape[0] - 0.5)).any():
-            continue  # a card turned out of the picture is read from whatever lies there
-        quad = np.roll(quad, -k, axis=0)  # from the corner turned about ...
-        first = np.linalg.norm(quad[1] - quad[0]) <= np.linalg.norm(quad[3] - quad[0])
-        # ... or the one before it: the first side a short one, as the detector hands cards over
-        turned.append((quad if first else np.roll(quad, 1, axis=0)).astype(np.float32))
-        seen_turned.append((True, False, False, False) if first else (False, True, False, False))
+        near = _far_sides_snapped(gray, quad, k, max(2.0, reach * min(a, b)))
+        far = _far_sides_snapped(gray, quad, k, max(2.0, 1.5 * reach * min(a, b)))
+        for one in (near, far) if np.abs(far - near).max() > 1.5 else (near,):
+            if (one < -0.5).any() or (one > (gray.shape[1] - 0.5, gray.shape[0] - 0.5)).any():
+                continue  # a card turned out of the picture is read from whatever lies there
+            one = np.roll(one, -k, axis=0)  # from the corner turned about ...
+            first = np.linalg.norm(one[1] - one[0]) <= np.linalg.norm(one[3] - one[0])
+            # ... or the one before it: the first side a short one, as the detector hands cards over
+            turned.append((one if first else np.roll(one, 1, axis=0)).astype(np.float32))
+            seen_turned.append((True, False, False, False) if first else (False, True, False, False))
     before = tuple(card.seen for _ in card.alternatives)
     return dataclasses.replace(card, alternatives=card.alternatives + tuple(turned),
                                alternatives_seen=before + tuple(seen_turned))
