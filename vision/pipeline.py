@@ -100,6 +100,11 @@ class PipelineParams:
     #: its seen corners also holds the card turned a quarter (`_with_turned`), tried
     #: when it is not read as cut.
     turned: bool = True
+    #: ... and one cut the right way round, its short side this many frame pixels or more,
+    #: also lies with its far sides moved onto the edges nearby (a tilted camera, one
+    #: scale for the picture: IDEAL typical 71 -> 76 of 86 named). Smaller cards so moved
+    #: were named wrongly three times in the room bench (the standard deck, wide lens).
+    turned_same_px: float = 60.0
     #: Without a mat, once the scale is known, cards are also cut from two colour
     #: images where the grey frame shows them poorly (`_table_contrast`): a card's
     #: distance in colour from the table, and, on a table of a strong colour (its median
@@ -831,7 +836,7 @@ class Recognizer:
             cut = _pick_cuts(cuts)
             quads = _merge_quads(in_view, cut, view) if p.outlines else cut
             if p.turned:  # in the flattened view a card is its exact rectangle either way round
-                quads = [_with_turned(c, view) for c in quads]
+                quads = [_with_turned(c, view, same_from=p.turned_same_px * f) for c in quads]
             if flat is not None:
                 back = np.linalg.inv(flat[0])
                 quads = [_moved(c, back) for c in quads]
@@ -1247,7 +1252,8 @@ def _far_sides_snapped(gray: np.ndarray, quad: np.ndarray, k: int, reach: float)
     return q
 
 
-def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQuad:
+def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15, same_from: float = np.inf
+                 ) -> CardQuad:
     """`card` with, as other places it may lie (`CardQuad.alternatives`), the card turned
     a quarter about each of its seen corners: its sides from that corner swapped. Only
     for a card with some corners seen and some not (a whole card's corners fix its
@@ -1256,7 +1262,9 @@ def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQ
     again within 1.5 times that where that lands elsewhere, each a place to try
     (`_far_sides_snapped`): a tilted camera foreshortens a card one way round and not the
     other (a landscape card cut at a portrait card's sides came 10 px long). Each is
-    handed over clockwise from a short side, as the detector hands cards over."""
+    handed over clockwise from a short side, as the detector hands cards over. A card
+    whose short side is `same_from` or more also lies the same way round with its far
+    sides so moved."""
     if card.complete or not any(card.seen):
         return card
     q = np.asarray(card.corners, np.float64)
@@ -1272,7 +1280,10 @@ def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15) -> CardQ
         quad[(k + 2) % 4], quad[(k - 1) % 4] = q[k] + u * b + v * a, q[k] + v * a
         near = _far_sides_snapped(gray, quad, k, max(2.0, reach * min(a, b)))
         far = _far_sides_snapped(gray, quad, k, max(2.0, 1.5 * reach * min(a, b)))
-        for one in (near, far) if np.abs(far - near).max() > 1.5 else (near,):
+        same = _far_sides_snapped(gray, q, k, max(2.0, reach * min(a, b)))
+        ways = [near] + ([far] if np.abs(far - near).max() > 1.5 else [])
+        ways += [same] if np.abs(same - q).max() > 1.5 and min(a, b) >= same_from else []
+        for one in ways:
             if (one < -0.5).any() or (one > (gray.shape[1] - 0.5, gray.shape[0] - 0.5)).any():
                 continue  # a card turned out of the picture is read from whatever lies there
             one = np.roll(one, -k, axis=0)  # from the corner turned about ...

@@ -802,3 +802,24 @@ def test_without_a_mat_a_card_cut_the_wrong_way_round_also_lies_turned_about_its
     at_edge = CardQuad(np.array([[250, 120], [250, 190], [154, 190], [154, 120]], np.float32),
                        seen=(True, False, False, False))  # turned about (250, 120) it runs off the bottom
     assert _with_turned(at_edge, gray).alternatives == ()
+
+
+def test_a_big_enough_card_cut_too_long_also_lies_with_its_far_sides_on_its_edges():
+    """`_with_turned(same_from=...)`: a card cut the right way round but at a wrong size
+    (a tilted camera, one scale for the picture) also lies with its far sides moved
+    onto the edges nearby, when its short side is `same_from` pixels or more (smaller
+    cards so moved were named wrongly: the standard deck through the wide lens)."""
+    import cv2
+
+    from vision.detect import CardQuad
+    from vision.pipeline import _with_turned
+
+    gray = np.full((200, 300), 90, np.uint8)
+    cv2.rectangle(gray, (60, 40), (127, 134), 230, -1)  # a portrait card, 68 x 95 px
+    long_cut = CardQuad(np.array([[60, 40], [128, 40], [128, 145], [60, 145]], np.float32),
+                        seen=(True, False, False, False))
+    expected = np.array([[60, 40], [128, 40], [128, 135], [60, 135]], np.float32) - 0.5
+    places = _with_turned(long_cut, gray, same_from=60.0).alternatives
+    assert any(np.abs(p - expected).max() < 1.5 for p in places)
+    small_only = _with_turned(long_cut, gray, same_from=70.0).alternatives
+    assert not any(np.abs(p - expected).max() < 1.5 for p in small_only)
