@@ -92,6 +92,8 @@ class CardQuad:
     #: Which corners of each alternative were seen, where they differ from `seen`
     #: (aligned with `alternatives`; empty: `seen` for all).
     alternatives_seen: tuple[tuple[bool, bool, bool, bool], ...] = ()
+    #: How many of the last alternatives are the card turned (`pipeline._with_turned`).
+    turned: int = 0
 
     @property
     def center(self) -> np.ndarray:

@@ -105,6 +105,10 @@ class PipelineParams:
     #: scale for the picture: IDEAL typical 71 -> 76 of 86 named). Smaller cards so moved
     #: were named wrongly three times in the room bench (the standard deck, wide lens).
     turned_same_px: float = 60.0
+    #: A turned place is taken only when read at this score at least: in a real photo a
+    #: fan of three cards, cut as one landscape card at a wrong scale, turned, read AD at
+    #: 0.745 where an AH lay.
+    turned_min_score: float = 0.8
     #: Without a mat, once the scale is known, cards are also cut from two colour
     #: images where the grey frame shows them poorly (`_table_contrast`): a card's
     #: distance in colour from the table, and, on a table of a strong colour (its median
@@ -914,7 +918,9 @@ class Recognizer:
                         else quad.seen
                     trial = self._identify_crop(frame, to_px(other), seen_there, reads)
                     self.identifications += 1
-                    if trial.known and (not identity.known or trial.score > identity.score):
+                    turned = n > len(quad.alternatives) - quad.turned
+                    if trial.known and (not identity.known or trial.score > identity.score) \
+                            and not (turned and trial.score < self.params.turned_min_score):
                         identity, alt = trial, n
                 lies = quad.alternatives[alt - 1] if alt else quad.corners
                 corners_px, corners_mm = (found_px, found_mm) if alt == 0 else (to_px(lies), to_mm(lies))
@@ -1293,7 +1299,7 @@ def _with_turned(card: CardQuad, gray: np.ndarray, reach: float = 0.15, same_fro
             seen_turned.append((True, False, False, False) if first else (False, True, False, False))
     before = tuple(card.seen for _ in card.alternatives)
     return dataclasses.replace(card, alternatives=card.alternatives + tuple(turned),
-                               alternatives_seen=before + tuple(seen_turned))
+                               alternatives_seen=before + tuple(seen_turned), turned=len(turned))
 
 
 def _named_first(quads: list[CardQuad], named: list[bool], most: float = 0.3
@@ -1546,7 +1552,7 @@ def _moved(card: CardQuad, H: np.ndarray) -> CardQuad:
         pts = np.asarray(q, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, H).reshape(4, 2).astype(np.float32)
     return CardQuad(move(card.corners), card.support, card.seen, tuple(move(q) for q in card.alternatives),
-                    card.alternatives_seen)
+                    card.alternatives_seen, card.turned)
 
 
 def _size_at(plane: tuple[float, float, float] | None, size_mm: tuple[float, float], scale: float

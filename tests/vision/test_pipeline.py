@@ -823,3 +823,34 @@ def test_a_big_enough_card_cut_too_long_also_lies_with_its_far_sides_on_its_edge
     assert any(np.abs(p - expected).max() < 1.5 for p in places)
     small_only = _with_turned(long_cut, gray, same_from=70.0).alternatives
     assert not any(np.abs(p - expected).max() < 1.5 for p in small_only)
+
+
+def test_a_turned_place_is_taken_only_when_read_clearly():
+    """`PipelineParams.turned_min_score`: a card's turned place (`CardQuad.turned`, the
+    last of its alternatives) names it only when read at that score at least; the
+    detector's own other places (a middle card's) keep the plain rule."""
+    import cv2
+
+    from vision.art import render_card
+    from vision.detect import CardQuad
+
+    card = render_card("standard", "KS", 6.0)
+    ch, cw = card.shape[:2]
+    s = 1.6 / 6.0  # 1.6 px/mm: 101 x 141 px
+    frame = np.full((400, 400, 3), (40, 90, 40), np.uint8)
+    M = np.array([[s, 0, 120], [0, s, 110]], np.float64)
+    frame[:] = np.where(cv2.warpAffine(np.full((ch, cw), 255, np.uint8), M, (400, 400))[..., None] > 127,
+                        cv2.warpAffine(card, M, (400, 400)), frame)
+    true = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64) @ M[:, :2].T + M[:, 2] - 0.5
+    astray = (true + np.array([190.0, 120.0])).astype(np.float32)  # on the felt: unread
+    same = (lambda q: q.astype(np.float32)), (lambda q: q / 1.6)
+
+    def read(params, turned: int) -> str | None:
+        rec = Recognizer("standard", None, params=params)
+        quad = CardQuad(astray, 1.0, (True, False, False, False), (true.astype(np.float32),),
+                        ((True, True, True, True),), turned)
+        return rec._identify_all(frame, [quad], *same)[0].code
+
+    assert read(PipelineParams(), turned=1) == "KS"
+    assert read(PipelineParams(turned_min_score=0.999), turned=1) is None
+    assert read(PipelineParams(turned_min_score=0.999), turned=0) == "KS"
