@@ -611,7 +611,8 @@ def pi_markdown(pi: dict, load: dict | None = None) -> list[str]:
     """The Pi speed table (issue 16) as markdown lines."""
     lines = ["## Speed for the Pi: still, one card changed, cold (issue 16)", "",
              "Standard deck on Yonac mats, typical flaws without hands, the process pinned to one core, "
-             "OpenCV and BLAS single-threaded; CPU time of the process (time.process_time), so other jobs "
+             "OpenCV and BLAS single-threaded, malloc as the recognition process sets it "
+             "(runtime/memory.py); CPU time of the process (time.process_time), so other jobs "
              "on the machine count less than in wall time, though they still share its caches. "
              "*Still*: the same table, new sensor noise every frame (a still table is recognised as such "
              "and not worked out again, but once every two seconds). *One changed*: every other frame a "
@@ -812,6 +813,9 @@ def threshold_markdown(res: dict) -> str:
 def _one_core() -> None:
     import cv2
 
+    from runtime.memory import tune_process
+
+    tune_process()  # malloc as the recognition process sets it (runtime/memory.py)
     cv2.setNumThreads(1)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})

@@ -31,7 +31,8 @@ GAME = "yokir"  # the kiosk's default game: its deck's templates and its mat
 #: The kiosk unit's environment (systemd/table-companion-kiosk.service.in), so the child
 #: allocates as the kiosk does.
 KIOSK_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
-             "MALLOC_MMAP_THRESHOLD_": "1048576", "OPENCV_LOG_LEVEL": "ERROR",
+             "MALLOC_MMAP_THRESHOLD_": "1048576", "MALLOC_TRIM_THRESHOLD_": "33554432",
+             "OPENCV_LOG_LEVEL": "ERROR",
              "LIBCAMERA_LOG_LEVELS": "*:ERROR"}
 MARK = "DOCTOR "  # the child's result line starts with this
 

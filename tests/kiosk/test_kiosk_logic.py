@@ -485,7 +485,8 @@ def test_process_tuning_sets_what_is_missing_and_keeps_what_is_set():
 
     from kiosk.boot import release_memory, tune_process
 
-    chosen = {"OPENBLAS_NUM_THREADS": "4", "MALLOC_ARENA_MAX": "8", "MALLOC_MMAP_THRESHOLD_": "65536"}
+    chosen = {"OPENBLAS_NUM_THREADS": "4", "MALLOC_ARENA_MAX": "8", "MALLOC_MMAP_THRESHOLD_": "65536",
+              "MALLOC_TRIM_THRESHOLD_": "131072"}
     env = dict(chosen)
     assert tune_process(env) == {"OMP_NUM_THREADS": "1"}
     assert env == {**chosen, "OMP_NUM_THREADS": "1"}
@@ -494,7 +495,8 @@ def test_process_tuning_sets_what_is_missing_and_keeps_what_is_set():
     done = tune_process(env)
     assert env == {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     glibc = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
-    assert ("MALLOC_ARENA_MAX" in done and "MALLOC_MMAP_THRESHOLD_" in done) == glibc
+    assert ("MALLOC_ARENA_MAX" in done and "MALLOC_MMAP_THRESHOLD_" in done
+            and "MALLOC_TRIM_THRESHOLD_" in done) == glibc
     assert release_memory() == glibc
 
 
