@@ -152,6 +152,25 @@ def test_the_confirm_button_says_what_it_confirms(kiosk_app, pump):
     assert play.ids.confirm.text.endswith(f"Confirm: {kiosk_app.view.players[seat]}'s move does not count")
 
 
+def test_a_long_limit_scrolls_with_the_choices_and_leaves_them_their_room(kiosk_app, pump):
+    """What limits the move (a Medieval Mastery meld at five seats runs to four lines on
+    800x480) scrolls with the choices: with it above, the list once shrank to 96 px and a
+    two-line meld choice of 108 px could not be scrolled into view."""
+    _start(kiosk_app, pump, "medieval-mastery", ("Ann", "Bea", "Cleo", "Dev", "Eli"), {})
+    play = kiosk_app.screen("play")
+    scroll = play.ids.choices_scroll
+    play.limit_text = ""
+    pump(3)
+    room = scroll.height
+    play.limit_text = ("Ann won trick 44: they lay down or rebuild their families and communes "
+                       "from the trick and their hand; the Xenocrat of Wands must start a "
+                       "Religious commune.")
+    pump(3)
+    assert play.ids.limit.height > 80
+    assert scroll in _ancestors(play.ids.limit)
+    assert scroll.height == room >= 150
+
+
 def test_type_is_20_px_or_more_on_every_label_of_the_play_screen(kiosk_app, pump):
     from kivy.uix.label import Label
 
