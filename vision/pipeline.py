@@ -78,7 +78,11 @@ class PipelineParams:
     #: from this far inside its edge, and the mat's edge continued outward (so the table's
     #: colour around the mat never matters).
     mat_inset_mm: float = 3.0
-    direct_width: int = 640  # without a mat: width of the downscaled frame searched
+    direct_width: int = 1280  # without a mat: width of the downscaled frame searched
+    #: ... unless the cards come out narrower than this there (a wide lens, a high camera):
+    #: then the frame is searched again, finer, so that they are this wide, and from then
+    #: on at that size (whole cards 20 px wide are cut too coarsely to be read).
+    direct_card_px: float = 48.0
     #: Without a mat, once the cards' scale is known, a whole card is one whose sides are
     #: within this of the card's size there (a tilted camera sees near cards larger than
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
@@ -279,6 +283,7 @@ class Recognizer:
         self._markers_frame = -(10**9)
         self._markers_full = False  # markers too small for the half-size search
         self._scale: float | None = None  # without a mat: detection pixels per mm
+        self._direct_f: float | None = None  # ... and the detection image's size, once chosen
         self._frame = -1
         self.identifications = 0  # how many times identify() ran (for the benchmark)
         #: What the rules say may appear next (vision.identify.Prior), set by the session.
@@ -766,7 +771,23 @@ class Recognizer:
 
     def _see_direct(self, image: np.ndarray, gray: np.ndarray, t: float) -> FrameResult:
         p = self.params
-        f = min(1.0, p.direct_width / gray.shape[1])
+        f = self._direct_f or min(1.0, p.direct_width / gray.shape[1])
+        first = self._scale is None
+        result = self._see_direct_at(image, gray, t, f)
+        if self._scale is not None and f < 1.0:
+            card = self._scale * min(self.size_mm)
+            if card < p.direct_card_px:
+                self._direct_f = min(1.0, f * p.direct_card_px / card)
+                self._memo = BlobMemo()  # its blobs were cut at the old size
+                if first:  # the scale again, read from the finer picture, and every card
+                    self._scale, self._known, self._last_cards = None, [], {}
+                    return self._see_direct_at(image, gray, t, self._direct_f)
+                self._scale *= self._direct_f / f
+        return result
+
+    def _see_direct_at(self, image: np.ndarray, gray: np.ndarray, t: float, f: float) -> FrameResult:
+        """`_see_direct` with the frame searched at `f` times its size."""
+        p = self.params
         small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
         plain = plain_table(image, small, p.table_saturation) if p.table_pattern else None
         shown = image  # what the outline and index finders look at
@@ -855,6 +876,7 @@ class Recognizer:
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
         if self._distinct:
             cards = _once_each(cards)
+        cards = _one_per_place(cards)
         return FrameResult(self._frame, t, None, cards, occl_px, [poly / ppm for poly in polys])
 
     # -- identities -------------------------------------------------------------
@@ -1170,6 +1192,26 @@ def _once_each(cards: list[CardSeen]) -> list[CardSeen]:
             for c in cards]
 
 
+def _one_per_place(cards: list[CardSeen], most: float = 0.6) -> list[CardSeen]:
+    """One card per place: an unknown card lying mostly (over `most` of the smaller's
+    area) on a named card, or on an unknown one before it, is the same card cut twice (a
+    face-down card on a printed mat, also cut with the label printed under it), or a
+    card more than half hidden, which is not counted; it goes."""
+    kept: list[CardSeen] = []
+    for c in sorted(cards, key=lambda c: c.code is None):  # named first, else in order
+        if c.code is None and any(_covers(k.corners_px, c.corners_px, most) for k in kept):
+            continue
+        kept.append(c)
+    return [c for c in cards if any(c is k for k in kept)]
+
+
+def _covers(a: np.ndarray, b: np.ndarray, most: float) -> bool:
+    """Do quads `a` and `b` overlap over more than `most` of the smaller one's area?"""
+    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    smaller = min(cv2.contourArea(np.asarray(a, np.float32)), cv2.contourArea(np.asarray(b, np.float32)))
+    return smaller > 0 and inter > most * smaller
+
+
 def _table_contrast(image: np.ndarray, f: float, saturation: float) -> list[np.ndarray]:
     """The frame (BGR), f times smaller, as grey images where cards stand out from a
     table that the grey frame shows them poorly on: a cream card on light oak under warm
@@ -1236,7 +1278,6 @@ def _far_sides_snapped(gray: np.ndarray, quad: np.ndarray, k: int, reach: float)
     offset within `reach` where the grey image changes most across it on average along
     the side: the sides through k are the card's own seen edges and stay."""
     q = np.asarray(quad, np.float64).copy()
-    g = gray.astype(np.float32)
     centre = q.mean(axis=0)
     steps = np.arange(-reach, reach + 1e-9, 0.5)
     t = np.linspace(0.15, 0.85, 12)[:, None]
@@ -1247,9 +1288,16 @@ def _far_sides_snapped(gray: np.ndarray, quad: np.ndarray, k: int, reach: float)
         if float(n @ (a - centre)) < 0:
             n = -n  # outward
         pts = (a + t * d)[None, :, :] + steps[:, None, None] * n  # (step, sample, xy)
-        prof = cv2.remap(g, np.ascontiguousarray(pts[..., 0].astype(np.float32)),
-                         np.ascontiguousarray(pts[..., 1].astype(np.float32)), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
+        # sampled from the patch the points fall in (the whole image in float costs as
+        # much as the rest); clipped to the image, so its border is the image's
+        lo = np.clip(np.floor(pts.reshape(-1, 2).min(axis=0)).astype(int) - 1, 0, None)
+        hi = np.clip(np.ceil(pts.reshape(-1, 2).max(axis=0)).astype(int) + 2, 1,
+                     (gray.shape[1], gray.shape[0]))
+        lo = np.minimum(lo, hi - 1)
+        g = gray[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
+        prof = cv2.remap(g, np.ascontiguousarray((pts[..., 0] - lo[0]).astype(np.float32)),
+                         np.ascontiguousarray((pts[..., 1] - lo[1]).astype(np.float32)),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         change = np.abs(np.diff(prof, axis=0)).mean(axis=1)
         j = int(np.argmax(change))
         shift = (steps[j] + steps[j + 1]) / 2 * n
