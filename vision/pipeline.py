@@ -78,11 +78,14 @@ class PipelineParams:
     #: from this far inside its edge, and the mat's edge continued outward (so the table's
     #: colour around the mat never matters).
     mat_inset_mm: float = 3.0
-    direct_width: int = 1280  # without a mat: width of the downscaled frame searched
-    #: ... unless the cards come out narrower than this there (a wide lens, a high camera):
-    #: then the frame is searched again, finer, so that they are this wide, and from then
-    #: on at that size (whole cards 20 px wide are cut too coarsely to be read).
+    direct_width: int = 640  # without a mat: width of the downscaled frame searched
+    #: ... unless the whole cards found there on the first frame with any are narrower
+    #: than this (their median short side, px): then the frame is searched at
+    #: `direct_fine_width` (or its own size if smaller) from then on (a wide lens, a high
+    #: camera: cards cut 20 px wide go unread; on the room bench, searching 1280x720
+    #: frames at sizes between 640 and 1280 did worse than either).
     direct_card_px: float = 48.0
+    direct_fine_width: int = 1280
     #: Without a mat, once the cards' scale is known, a whole card is one whose sides are
     #: within this of the card's size there (a tilted camera sees near cards larger than
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
@@ -770,20 +773,8 @@ class Recognizer:
     # -- without a mat ----------------------------------------------------------
 
     def _see_direct(self, image: np.ndarray, gray: np.ndarray, t: float) -> FrameResult:
-        p = self.params
-        f = self._direct_f or min(1.0, p.direct_width / gray.shape[1])
-        first = self._scale is None
-        result = self._see_direct_at(image, gray, t, f)
-        if self._scale is not None and f < 1.0:
-            card = self._scale * min(self.size_mm)
-            if card < p.direct_card_px:
-                self._direct_f = min(1.0, f * p.direct_card_px / card)
-                self._memo = BlobMemo()  # its blobs were cut at the old size
-                if first:  # the scale again, read from the finer picture, and every card
-                    self._scale, self._known, self._last_cards = None, [], {}
-                    return self._see_direct_at(image, gray, t, self._direct_f)
-                self._scale *= self._direct_f / f
-        return result
+        f = self._direct_f or min(1.0, self.params.direct_width / gray.shape[1])
+        return self._see_direct_at(image, gray, t, f)
 
     def _see_direct_at(self, image: np.ndarray, gray: np.ndarray, t: float, f: float) -> FrameResult:
         """`_see_direct` with the frame searched at `f` times its size."""
@@ -803,6 +794,14 @@ class Recognizer:
         rivals: list[CardQuad] = []
         if still:
             whole = _with_outlines(whole, shown, small, f, self.aspect)
+            if self._direct_f is None and f < 1.0 and p.direct_card_px > 0:
+                sides = [short_long(c.corners)[0] for c in whole if c.complete]
+                if sides:  # else (no whole card yet) chosen on a later frame
+                    fine = min(1.0, p.direct_fine_width / gray.shape[1])
+                    narrow = float(np.median(sides)) < p.direct_card_px and fine > f
+                    self._direct_f = fine if narrow else f
+                    if narrow:  # nothing read yet: the search starts again, finer
+                        return self._see_direct_at(image, gray, t, fine)
             if p.scale_contrast and p.scale_named:
                 for other in contrasts:
                     rivals = _merge_quads(rivals, find_cards(other, self.aspect, None, detect,

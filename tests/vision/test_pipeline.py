@@ -859,30 +859,34 @@ def test_a_turned_place_is_taken_only_when_read_clearly():
     assert read(PipelineParams(turned_min_score=0.999), turned=0) == "KS"
 
 
-def test_without_a_mat_cards_small_in_the_searched_picture_are_searched_again_finer():
+def test_without_a_mat_cards_small_in_the_searched_picture_are_searched_at_full_size():
     """`PipelineParams.direct_card_px`: through a wide lens the cards were 20 px wide in
     the 640 px picture searched for them, cut too coarsely to be read (IDEAL room-wide:
-    19 of 86). Once their scale says they are narrower than direct_card_px there, the
-    frame is searched again at the size that makes them so wide, and the next frames are
-    searched at that size from the start."""
+    19 of 86). Where the whole cards found at direct_width are narrower than
+    direct_card_px, the frame is searched at its own size, from its first frame with
+    cards on; larger cards keep the smaller search; an empty table decides nothing."""
     mat = get_mat("medieval-mastery")
     placements = (Placement("TW", (239.0, 250.0), 180.0), Placement("KW", (67.0, 317.0), 90.0),
                   Placement("DP", (283.0, 67.0), 180.0), Placement("AP", (350.0, 67.0), 180.0),
                   Placement("DC", (633.0, 250.0), 270.0), Placement("MS", (633.0, 183.0), 270.0))
     camera = SyntheticCamera(mat, "ideal", seed=2, size=(1280, 720), degrade=Degradations(), bare=True)
     image, _ = camera.render(Scene(mat, "ideal", placements), 0.0)
+    empty, _ = camera.render(Scene(mat, "ideal", ()), 0.0)
     truth = {p.code for p in placements}
 
     coarse = Recognizer("ideal", None, params=PipelineParams(direct_width=320, direct_card_px=0.0))
     few = {c.code for c in coarse.see(image).cards if c.code}
+    assert few < truth  # cards 20 px wide: DC and KW go unread
+
     recognizer = Recognizer("ideal", None, params=PipelineParams(direct_width=320))
-    named = {c.code for c in recognizer.see(image).cards if c.code}
-    assert few < truth  # cut 20 px wide, DC and KW go unread
-    assert named == truth
-    f = recognizer._direct_f
-    assert f is not None and 0.5 < f < 0.7  # cards 82 px wide in the frame: 48 px at 0.59
+    assert recognizer.see(empty).cards == [] and recognizer._direct_f is None
     assert {c.code for c in recognizer.see(image).cards if c.code} == truth
-    assert recognizer._direct_f == f
+    assert recognizer._direct_f == 1.0
+    assert {c.code for c in recognizer.see(image).cards if c.code} == truth
+
+    larger = Recognizer("ideal", None, params=PipelineParams(direct_width=320, direct_card_px=16.0))
+    larger.see(image)
+    assert larger._direct_f == 0.25
 
 
 def test_an_unknown_card_lying_mostly_on_another_is_the_same_card_cut_twice():
