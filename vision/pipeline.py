@@ -40,6 +40,7 @@ from vision.detect import (
     short_long,
     signed_area,
 )
+from vision.fit import edge_field, fit_rectangles, refined
 from vision.homography import (
     FOUND,
     HELD,
@@ -85,7 +86,17 @@ class PipelineParams:
     #: camera: cards cut 20 px wide go unread; on the room bench, searching 1280x720
     #: frames at sizes between 640 and 1280 did worse than either).
     direct_card_px: float = 48.0
-    direct_fine_width: int = 1280
+    direct_fine_width: int = 1920
+    #: Without a mat, once the cards' size is known, an unread card is searched for as a
+    #: rectangle of that size on the edges nearby (`vision.fit`): the `fit_tries` likeliest
+    #: are read, and one reading `fit_min_score` or more is the card.
+    fit: bool = True
+    fit_tries: int = 3
+    fit_min_score: float = 0.8
+    #: ... each also with its short or long side this much shorter or longer (without a
+    #: flattened view a tilted camera shortens cards along its tilt)
+    fit_stretches: tuple[tuple[float, float], ...] = ((1.0, 1.0), (1.0, 0.92), (0.92, 1.0),
+                                                       (1.0, 1.08), (1.08, 1.0))
     #: Without a mat, once the cards' scale is known, a whole card is one whose sides are
     #: within this of the card's size there (a tilted camera sees near cards larger than
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
@@ -864,12 +875,17 @@ class Recognizer:
             if flat is not None:
                 back = np.linalg.inv(flat[0])
                 quads = [_moved(c, back) for c in quads]
+            fitting = (view, flat[0] if flat is not None else None, size)
+        else:
+            fitting = None
         ppm = self._scale or 1.0
         occl = occluders(found, quads, p.min_occluder * (self.size_mm[0] * self.size_mm[1] * ppm * ppm))
         polys = _polygons(occl)
         occl_px = [((poly + 0.5) / f - 0.5).astype(np.float32) for poly in polys]
         cards = self._identify_all(image, quads, lambda q: ((q + 0.5) / f - 0.5).astype(np.float32),
                                    lambda q: q / ppm, reads=reads)
+        if p.fit and fitting is not None and any(c.code is None and c.fresh for c in cards):
+            cards = self._with_fitted(cards, image, f, ppm, *fitting, reads=reads)
         if still and p.indices and self.templates.glyphs is not None:
             cards = _with_index_cards(cards, shown, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
@@ -877,6 +893,68 @@ class Recognizer:
             cards = _once_each(cards)
         cards = _one_per_place(cards)
         return FrameResult(self._frame, t, None, cards, occl_px, [poly / ppm for poly in polys])
+
+    def _with_fitted(self, cards: list[CardSeen], image: np.ndarray, f: float, ppm: float,
+                     view: np.ndarray, H: np.ndarray | None,
+                     size: tuple[float, float] | Callable[[float, float], tuple[float, float]],
+                     reads: dict[tuple, Identity] | None = None) -> list[CardSeen]:
+        """Each unread card, where a card of the deck's size laid on the edges nearby
+        (`vision.fit`, in the view the cards were cut in: flattened where there is one)
+        reads at `fit_min_score` or more, is that card. Its corners under named cards
+        are not seen."""
+        p = self.params
+
+        def to_view(q: np.ndarray) -> np.ndarray:
+            q = (np.asarray(q, np.float64) + 0.5) * f - 0.5
+            return q if H is None else cv2.perspectiveTransform(q[None], H)[0]
+
+        back = None if H is None else np.linalg.inv(H)
+
+        def to_px(q: np.ndarray) -> np.ndarray:
+            q = q if back is None else cv2.perspectiveTransform(np.asarray(q, np.float64)[None], back)[0]
+            return ((q + 0.5) / f - 0.5).astype(np.float32)
+
+        named = [to_view(c.corners_px).astype(np.float32) for c in cards if c.code is not None]
+        gx, gy = edge_field(view)
+        out = []
+        for c in cards:
+            if c.code is not None or not c.fresh:  # an unknown replayed was searched for then
+                out.append(c)
+                continue
+            q = to_view(c.corners_px)
+            centre = q.mean(axis=0)
+            here = size(*centre) if callable(size) else size
+            short, long_ = min(here), max(here)
+            side = q[1] - q[0]
+            angle = math.atan2(side[1], side[0])
+            step = max(1.0, short / 30)
+            best, tries = None, 0
+            for _, rect in fit_rectangles(gx, gy, (float(centre[0]), float(centre[1])), angle,
+                                          (short, long_), 0.5 * long_, step, keep=p.fit_tries + 2,
+                                          stretches=p.fit_stretches):
+                if tries == p.fit_tries or any(_covers(k, rect.astype(np.float32), 0.5) for k in named):
+                    continue  # a named card itself
+                tries += 1
+                rect = refined(gx, gy, rect, step)
+                seen = tuple(not any(cv2.pointPolygonTest(k, (float(x), float(y)), False) > 0
+                                     for k in named) for x, y in rect)
+                corners = to_px(rect)
+                identity = self._identify_crop(image, corners, seen, reads)
+                self.identifications += 1
+                if identity.known and identity.score >= p.fit_min_score and \
+                        (best is None or identity.score > best[0].score):
+                    best = (identity, corners)
+            if best is None:
+                out.append(c)
+                continue
+            identity, corners = best
+            k = identity.rotation
+            ordered_px = corners[ROLL[k]]
+            ordered_mm = (((ordered_px + 0.5) * f - 0.5) / ppm).astype(np.float32)
+            out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
+                                zone_at(self.mat, *ordered_mm.mean(axis=0)), all(seen),
+                                identity.candidates, identity.note, True))
+        return out
 
     # -- identities -------------------------------------------------------------
 
