@@ -62,20 +62,19 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
         a = angle + quarter + math.radians(turn)
         here = (size[0] * ks, size[1] * kl)
         corners = rectangle((0.0, 0.0), a, here)
-        sides = []
-        for i in range(4):
-            p, q = corners[i], corners[(i + 1) % 4]
-            d = q - p
-            n = np.array([d[1], -d[0]]) / max(float(np.hypot(*d)), 1e-9)
-            across = np.zeros(grid_x.shape, np.float32)
-            for s in t:
-                o = p + s * d
-                mx, my = grid_x + np.float32(o[0]), grid_y + np.float32(o[1])
-                sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-                sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-                across += np.abs(sx * np.float32(n[0]) + sy * np.float32(n[1]))
-            sides.append(across / len(t))
-        stack = np.sort(np.stack(sides), axis=0)
+        d = np.roll(corners, -1, axis=0) - corners  # (side, xy)
+        n = np.stack([d[:, 1], -d[:, 0]], axis=1) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
+        o = corners[:, None, :] + t[None, :, None] * d[:, None, :]  # (side, point, xy)
+        # every side's every point over the grid of centres, in one remap: (side, point, row, col)
+        mx = (grid_x[None, None] + o[..., 0, None, None].astype(np.float32)).reshape(-1, len(offs))
+        my = (grid_y[None, None] + o[..., 1, None, None].astype(np.float32)).reshape(-1, len(offs))
+        sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        shape = (4, len(t), len(offs), len(offs))
+        across = np.abs(sx.reshape(shape) * n[:, 0, None, None, None].astype(np.float32)
+                        + sy.reshape(shape) * n[:, 1, None, None, None].astype(np.float32))
+        sides = across.mean(axis=1)
+        stack = np.sort(sides, axis=0)
         score = stack[1:].sum(axis=0)  # the weakest side left out
         inside = (np.abs(offs[None, :]) ** 2 + np.abs(offs[:, None]) ** 2) <= reach * reach
         score = np.where(inside, score, -1.0)
