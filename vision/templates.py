@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -40,6 +42,13 @@ SAME_ART_LEVELS = 12.0
 BACK = "(back)"
 #: Percentile of a crop's pixels taken as its paper white (indices are mostly paper).
 PAPER_PERCENTILE = 92
+#: Bytes of identify's pair cache (`Templates.pairs`) kept per deck. An entry is where two
+#: cards' colour indices differ (about 100 kB for an IDEAL pair) and is never needed
+#: again once its cards left the table: unbounded, a Medieval Mastery game's vision
+#: process grew 65 MB in its first minute. 900 frames of it touched 625 pairs, 75 to 140
+#: in any 100 frames; kept to 8 MB (about 80 IDEAL pairs) it works out 0.1 more pairs a
+#: frame than with every pair kept, 0.2 ms each (docs/kiosk.md, "memory").
+PAIRS_KEPT_BYTES = 8 << 20
 
 
 #: Blur (Gaussian sigma, mm) of the template sets: a camera over a table blurs the print
@@ -72,7 +81,9 @@ class Templates:
     same: Mapping[str, frozenset[str]] = field(repr=False, default_factory=dict)
     coarse: np.ndarray = field(repr=False, default=None)  # (h'*w', 2N): tl then br, half size
     coarse_shape: tuple[int, int] = (0, 0)
-    pairs: dict = field(repr=False, default_factory=dict, compare=False)  # pair_margin cache
+    #: identify's pair_margin cache, the most lately used kept up to PAIRS_KEPT_BYTES.
+    pairs: MutableMapping = field(repr=False, default_factory=lambda: KeptCache(PAIRS_KEPT_BYTES),
+                                  compare=False)
     #: identify's cache of what it derives from the templates as it first needs it: each
     #: index template's spectrum by (kind, level, card) (20 KB a template at 3 px/mm: 6.6
     #: MB if every index template of the standard deck is matched), and the coarse
@@ -104,6 +115,63 @@ class Templates:
 
     def __len__(self) -> int:
         return len(self.codes)
+
+
+class KeptCache(MutableMapping):
+    """A mapping that keeps what was put in it up to `max_bytes` (the numpy arrays in
+    each value counted), dropping the least recently used first; the newest entry is
+    always kept. For caches of values that can be worked out again the same, so a dropped
+    entry costs time, never a different answer. Asking whether a key is there makes it
+    the most recent too, so a key just found is still there when it is read."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.nbytes = 0
+        self._items: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            if key not in self._items:
+                return False
+            self._items.move_to_end(key)
+            return True
+
+    def __getitem__(self, key: Hashable) -> object:
+        with self._lock:
+            value, _ = self._items[key]
+            self._items.move_to_end(key)
+            return value
+
+    def __setitem__(self, key: Hashable, value: object) -> None:
+        size = _value_bytes(value)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.nbytes -= old[1]
+            self._items[key] = (value, size)
+            self.nbytes += size
+            while self.nbytes > self.max_bytes and len(self._items) > 1:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.nbytes -= dropped
+
+    def __delitem__(self, key: Hashable) -> None:
+        with self._lock:
+            _, size = self._items.pop(key)
+            self.nbytes -= size
+
+    def __iter__(self) -> Iterator[Hashable]:
+        with self._lock:
+            return iter(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _value_bytes(value: object) -> int:
+    """The bytes of the numpy arrays in a cache value (an array or a tuple of them)."""
+    parts = value if isinstance(value, tuple) else (value,)
+    return sum(int(getattr(p, "nbytes", 0)) for p in parts)
 
 
 def _crop(img: np.ndarray, box_mm: tuple[float, float, float, float], ppm: float) -> np.ndarray:
