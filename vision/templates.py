@@ -353,7 +353,9 @@ class _DrawnFaces(Mapping[str, np.ndarray]):
 
         if code not in self.codes:
             raise KeyError(code)
-        return art.render_card(self.deck, code, 6.0)
+        # not kept in vision.art's cache: each face is drawn once, and the cache would
+        # hold its last 12 MB of them (20 IDEAL faces) for as long as the recognizer runs
+        return art.render_card(self.deck, code, 6.0, keep=False)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.codes)

@@ -52,3 +52,26 @@ def test_cards_told_apart_by_pair_margins_read_the_same_when_every_pair_is_dropp
     assert kept.code == code and len(everything.pairs) > 1  # pairs were used ...
     assert len(one.pairs) == 1  # ... and all but the last dropped
     assert repr(dropped) == repr(kept)
+
+
+def test_a_face_drawn_without_keeping_is_the_same_picture_and_stays_out_of_the_cache():
+    from vision import art
+
+    art._FACES.clear()
+    drawn = render_card("yokir", "MT", 5.5, keep=False)
+    assert art._FACES.find(("yokir", "MT", 5.5)) is None and len(art._FACES) == 0
+    kept = render_card("yokir", "MT", 5.5)
+    assert kept is not drawn and np.array_equal(kept, drawn) and not drawn.flags.writeable
+    assert render_card("yokir", "MT", 5.5, keep=False) is kept  # one already kept is reused
+
+
+def test_building_a_decks_templates_leaves_none_of_its_faces_in_the_art_cache():
+    """The 6 px/mm faces are drawn once each: kept, they held 12 MB of the recognition
+    process for as long as it ran."""
+    from vision import art
+    from vision.templates import art_templates
+
+    art._FACES.clear()
+    built = art_templates.__wrapped__("yokir")  # built afresh, not the cached one
+    assert len(built.codes) > 1 and len(art._FACES) == 0
+    assert np.array_equal(built.index_tl, art_templates("yokir").index_tl)
