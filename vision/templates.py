@@ -243,7 +243,7 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
     face_px = (round(w * FACE_PPM), round(h * FACE_PPM))
     inset = (FACE_INSET_MM, FACE_INSET_MM, w - 2 * FACE_INSET_MM, h - 2 * FACE_INSET_MM)
     pair_inset = (PAIR_INSET_MM, PAIR_INSET_MM, w - 2 * PAIR_INSET_MM, h - 2 * PAIR_INSET_MM)
-    codes, face, face_colour, pair_faces = [], [], [], []
+    codes, face, blurred, pair_faces = [], [], [], []
     tl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     br: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     ctl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
@@ -264,7 +264,7 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
         resized = cv2.resize(image, face_px, interpolation=cv2.INTER_AREA)
         pair_faces.append(_crop(resized, pair_inset, FACE_PPM))
         small = cv2.GaussianBlur(resized, (3, 3), 0)
-        face_colour.append(small.astype(np.float32))
+        blurred.append(small)  # as drawn (8-bit), not float: 4 times smaller (8.7 MB for IDEAL)
         face.append(_crop(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), inset, FACE_PPM))
     # Each list is dropped as soon as it is stacked: lists and stacks alive together
     # doubled the peak memory of building a big deck's templates.
@@ -274,14 +274,15 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
     cbr_a = _stack_levels(cbr)
     coarse = np.vstack([flat(np.stack([halve(x) for x in tl_a[COARSE_LEVEL]])),
                         flat(np.stack([halve(x) for x in br_a[COARSE_LEVEL]]))]).T.copy()
-    fc = np.stack(face_colour).reshape(len(codes), -1)
-    face_colour.clear()
-    ic = ctl_a[0].reshape(len(codes), -1).astype(np.float32)
+    fc = np.stack(blurred).reshape(len(codes), -1)
+    blurred.clear()
+    ic = ctl_a[0].reshape(len(codes), -1)
     same = {}
     for i, c in enumerate(codes):
-        alike = (np.abs(fc - fc[i]).max(axis=1) < SAME_ART_LEVELS) & \
-                (np.abs(ic - ic[i]).max(axis=1) < SAME_ART_LEVELS)
-        same[c] = frozenset(codes[j] for j in np.flatnonzero(alike)) | {c}
+        # the same art: alike in the corner index, and (of those, a few) in the whole face
+        near = np.flatnonzero(_alike_rows(ic, ic[i]))
+        near = near[_alike_rows(fc[near], fc[i])]
+        same[c] = frozenset(codes[j] for j in near) | {c}
     return Templates(deck, tuple(codes), (float(w), float(h)), tuple(index_box_mm), tl_a, br_a,
                      ctl_a, cbr_a, np.stack(face), same, coarse, halve(tl_a[0, 0]).shape,
                      face_colour=np.stack(pair_faces))
@@ -311,6 +312,18 @@ def with_glyphs(t: Templates, faces: Mapping[str, Sequence[np.ndarray]], base: s
     if layout is None:
         return t
     return dataclasses.replace(t, glyphs=G.build_glyphs(faces, cards, t.size_mm, layout))
+
+
+def _alike_rows(rows: np.ndarray, ref: np.ndarray, chunk: int = 16) -> np.ndarray:
+    """Which rows differ from `ref` nowhere by SAME_ART_LEVELS or more, compared in float32
+    a few rows at a time: the whole stack at once took two float copies of it (35 MB
+    for the IDEAL faces) at the peak of building a deck's templates."""
+    out = np.empty(len(rows), bool)
+    r = ref.astype(np.float32)
+    for start in range(0, len(rows), chunk):
+        part = rows[start:start + chunk].astype(np.float32)
+        out[start:start + chunk] = np.abs(part - r).max(axis=1) < SAME_ART_LEVELS
+    return out
 
 
 def _stack_levels(levels: list[list[np.ndarray]]) -> np.ndarray:

@@ -75,3 +75,17 @@ def test_building_a_decks_templates_leaves_none_of_its_faces_in_the_art_cache():
     built = art_templates.__wrapped__("yokir")  # built afresh, not the cached one
     assert len(built.codes) > 1 and len(art._FACES) == 0
     assert np.array_equal(built.index_tl, art_templates("yokir").index_tl)
+
+
+def test_rows_alike_are_found_a_few_at_a_time_as_over_the_whole_stack():
+    from vision.templates import SAME_ART_LEVELS, _alike_rows
+
+    rng = np.random.default_rng(5)
+    rows = rng.integers(0, 256, (40, 30), dtype=np.uint8)
+    rows[7] = np.clip(rows[3].astype(int) + rng.integers(-11, 12, 30), 0, 255)  # alike row 3
+    rows[9] = rows[3]
+    rows[9, 0] = (int(rows[3, 0]) + 12) % 256  # one level too far
+    whole = np.abs(rows.astype(np.float32) - rows[3].astype(np.float32)).max(axis=1) < SAME_ART_LEVELS
+    for chunk in (1, 7, 16, 64):
+        assert np.array_equal(_alike_rows(rows, rows[3], chunk), whole)
+    assert set(np.flatnonzero(whole)) == {3, 7}
