@@ -9,8 +9,11 @@ synthetic camera of that game at 15 frames/s, card recognition in its own proces
 starts a game on the play screen and samples both processes twice a second for SECONDS
 seconds. Reported per process, in MB: RSS (resident pages, shared libraries counted in
 each process) and PSS (proportional: a page shared by the two processes counts half in
-each, so the two PSS add up to what the pair really holds), at the end and at the most.
-The pair's total is given both ways. Ahyoheek has no cards: its camera stays off.
+each, so the two PSS add up to what the pair really holds), at the end and at the most;
+and the PSS of anonymous memory (the heap, arrays, Python objects: the process's own,
+which unlike the libraries' share does not change with what else runs on the machine;
+another process mapping cv2 took 7 MB off the vision process's PSS). The pair's total is
+given all three ways. Ahyoheek has no cards: its camera stays off.
 
 Results: benchmarks/results/memory.json and memory.md.
 """
@@ -35,15 +38,20 @@ TIMEOUT_S = 180.0
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: smaps_rollup's lines reported, by the names they get.
+_ROLLUP = {"Rss": "rss_mb", "Pss": "pss_mb", "Pss_Anon": "anon_mb"}
+
+
 def process_mb(pid: int | str = "self") -> dict[str, float]:
-    """RSS and PSS of a process in MB (Linux; zeros where it cannot be read)."""
-    values = {"rss_mb": 0.0, "pss_mb": 0.0}
+    """RSS, PSS and the PSS of anonymous memory of a process in MB (Linux; zeros where
+    it cannot be read)."""
+    values = dict.fromkeys(_ROLLUP.values(), 0.0)
     try:
         with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
             for line in f:
                 key, _, rest = line.partition(":")
-                if key in ("Rss", "Pss"):
-                    values[f"{key.lower()}_mb"] = round(int(rest.split()[0]) / 1024, 1)
+                if key in _ROLLUP:
+                    values[_ROLLUP[key]] = round(int(rest.split()[0]) / 1024, 1)
     except (OSError, ValueError):
         pass
     return values
@@ -90,7 +98,7 @@ def child(game: str, seconds: float, data_dir: Path, out: Path) -> int:
         feed = app.feed
         pid = getattr(feed, "pid", None)
         ui = process_mb()
-        vision = process_mb(pid) if pid else {"rss_mb": 0.0, "pss_mb": 0.0}
+        vision = process_mb(pid) if pid else dict.fromkeys(_ROLLUP.values(), 0.0)
         result["samples"].append({"ui": ui, "vision": vision})
         if time.monotonic() < state["until"]:
             return True
@@ -131,6 +139,7 @@ def measure(game: str, seconds: float = SECONDS) -> dict[str, Any]:
     summary["together"] = {
         "rss_mb": round(last["ui"]["rss_mb"] + last["vision"]["rss_mb"], 1),
         "pss_mb": round(last["ui"]["pss_mb"] + last["vision"]["pss_mb"], 1),
+        "anon_mb": round(last["ui"].get("anon_mb", 0.0) + last["vision"].get("anon_mb", 0.0), 1),
         "max_pss_mb": round(max(s["ui"]["pss_mb"] + s["vision"]["pss_mb"] for s in samples), 1)}
     return summary
 
@@ -151,10 +160,12 @@ def main(seconds: float = SECONDS) -> None:
         for part in ("ui", "vision"):
             p = m[part]
             print(f"    {part:<8} RSS {p['rss_mb']:6.1f} MB (most {p['max_rss_mb']:6.1f})  PSS "
-                  f"{p['pss_mb']:6.1f} MB (most {p['max_pss_mb']:6.1f})", flush=True)
+                  f"{p['pss_mb']:6.1f} MB (most {p['max_pss_mb']:6.1f})  anonymous {p['anon_mb']:6.1f} MB",
+                  flush=True)
         t = m["together"]
         print(f"    together RSS {t['rss_mb']:6.1f} MB  PSS {t['pss_mb']:6.1f} MB "
-              f"(most {t['max_pss_mb']:6.1f}); budget {BUDGET_MB:g} MB", flush=True)
+              f"(most {t['max_pss_mb']:6.1f})  anonymous {t['anon_mb']:6.1f} MB; budget {BUDGET_MB:g} MB",
+              flush=True)
     from benchmarks.common import RESULTS, save
 
     save("memory", {"window": "800x480", "camera_seconds": seconds, "budget_mb": BUDGET_MB,
@@ -163,13 +174,17 @@ def main(seconds: float = SECONDS) -> None:
              f"Each game on the play screen, the synthetic camera at 15 frames/s, recognition in its own "
              f"process, sampled twice a second for {seconds:g} s. MB at the end of the run (and the most "
              f"seen). RSS counts shared libraries in each process; PSS shares them out, so the pair's PSS "
-             f"is what the two hold together. Budget: {BUDGET_MB:g} MB.", "",
-             "| game | camera | UI RSS | UI PSS | vision RSS | vision PSS | together RSS | together PSS "
-             "(most) |", "|---|---|---|---|---|---|---|---|"]
+             f"is what the two hold together; anon is the PSS of their anonymous memory (their own, "
+             f"whatever else runs: the libraries' share of PSS falls as other processes map them). "
+             f"Budget: {BUDGET_MB:g} MB (PSS together). Load average before: "
+             f"{', '.join(f'{v:.2f}' for v in load_before)}.", "",
+             "| game | camera | UI RSS | UI PSS | UI anon | vision RSS | vision PSS | vision anon | "
+             "together RSS | together PSS (most) | together anon |", "|---" * 11 + "|"]
     for game, m in games.items():
         ui, vi, t = m["ui"], m["vision"], m["together"]
-        lines.append(f"| {game} | {m['camera']} | {ui['rss_mb']} | {ui['pss_mb']} | {vi['rss_mb']} | "
-                     f"{vi['pss_mb']} | {t['rss_mb']} | {t['pss_mb']} ({t['max_pss_mb']}) |")
+        lines.append(f"| {game} | {m['camera']} | {ui['rss_mb']} | {ui['pss_mb']} | {ui['anon_mb']} | "
+                     f"{vi['rss_mb']} | {vi['pss_mb']} | {vi['anon_mb']} | {t['rss_mb']} | {t['pss_mb']} "
+                     f"({t['max_pss_mb']}) | {t['anon_mb']} |")
     (RESULTS / "memory.md").write_text("\n".join(lines) + "\n")
     print(f"saved {RESULTS / 'memory.md'}")
 

@@ -55,7 +55,7 @@ def _draw(deck: str, code: str) -> Any:
     except ImportError:  # a kiosk installed without vision still plays, by codes
         return None
     try:
-        bgr = render_card(deck, code, PX_PER_MM)
+        bgr = render_card(deck, code, PX_PER_MM, keep=False)  # the texture is what is kept
     except (CompanionError, KeyError, ValueError):
         return None
     from kivy.graphics.texture import Texture

@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -40,6 +42,13 @@ SAME_ART_LEVELS = 12.0
 BACK = "(back)"
 #: Percentile of a crop's pixels taken as its paper white (indices are mostly paper).
 PAPER_PERCENTILE = 92
+#: Bytes of identify's pair cache (`Templates.pairs`) kept per deck. An entry is where two
+#: cards' colour indices differ (about 100 kB for an IDEAL pair) and is never needed
+#: again once its cards left the table: unbounded, a Medieval Mastery game's vision
+#: process grew 65 MB in its first minute. 900 frames of it touched 625 pairs, 75 to 140
+#: in any 100 frames; kept to 8 MB (about 80 IDEAL pairs) it works out 0.1 more pairs a
+#: frame than with every pair kept, 0.2 ms each (docs/kiosk.md, "memory").
+PAIRS_KEPT_BYTES = 8 << 20
 
 
 #: Blur (Gaussian sigma, mm) of the template sets: a camera over a table blurs the print
@@ -72,7 +81,9 @@ class Templates:
     same: Mapping[str, frozenset[str]] = field(repr=False, default_factory=dict)
     coarse: np.ndarray = field(repr=False, default=None)  # (h'*w', 2N): tl then br, half size
     coarse_shape: tuple[int, int] = (0, 0)
-    pairs: dict = field(repr=False, default_factory=dict, compare=False)  # pair_margin cache
+    #: identify's pair_margin cache, the most lately used kept up to PAIRS_KEPT_BYTES.
+    pairs: MutableMapping = field(repr=False, default_factory=lambda: KeptCache(PAIRS_KEPT_BYTES),
+                                  compare=False)
     #: identify's cache of what it derives from the templates as it first needs it: each
     #: index template's spectrum by (kind, level, card) (20 KB a template at 3 px/mm: 6.6
     #: MB if every index template of the standard deck is matched), and the coarse
@@ -104,6 +115,63 @@ class Templates:
 
     def __len__(self) -> int:
         return len(self.codes)
+
+
+class KeptCache(MutableMapping):
+    """A mapping that keeps what was put in it up to `max_bytes` (the numpy arrays in
+    each value counted), dropping the least recently used first; the newest entry is
+    always kept. For caches of values that can be worked out again the same, so a dropped
+    entry costs time, never a different answer. Asking whether a key is there makes it
+    the most recent too, so a key just found is still there when it is read."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.nbytes = 0
+        self._items: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            if key not in self._items:
+                return False
+            self._items.move_to_end(key)
+            return True
+
+    def __getitem__(self, key: Hashable) -> object:
+        with self._lock:
+            value, _ = self._items[key]
+            self._items.move_to_end(key)
+            return value
+
+    def __setitem__(self, key: Hashable, value: object) -> None:
+        size = _value_bytes(value)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.nbytes -= old[1]
+            self._items[key] = (value, size)
+            self.nbytes += size
+            while self.nbytes > self.max_bytes and len(self._items) > 1:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.nbytes -= dropped
+
+    def __delitem__(self, key: Hashable) -> None:
+        with self._lock:
+            _, size = self._items.pop(key)
+            self.nbytes -= size
+
+    def __iter__(self) -> Iterator[Hashable]:
+        with self._lock:
+            return iter(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _value_bytes(value: object) -> int:
+    """The bytes of the numpy arrays in a cache value (an array or a tuple of them)."""
+    parts = value if isinstance(value, tuple) else (value,)
+    return sum(int(getattr(p, "nbytes", 0)) for p in parts)
 
 
 def _crop(img: np.ndarray, box_mm: tuple[float, float, float, float], ppm: float) -> np.ndarray:
@@ -175,7 +243,7 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
     face_px = (round(w * FACE_PPM), round(h * FACE_PPM))
     inset = (FACE_INSET_MM, FACE_INSET_MM, w - 2 * FACE_INSET_MM, h - 2 * FACE_INSET_MM)
     pair_inset = (PAIR_INSET_MM, PAIR_INSET_MM, w - 2 * PAIR_INSET_MM, h - 2 * PAIR_INSET_MM)
-    codes, face, face_colour, pair_faces = [], [], [], []
+    codes, face, blurred, pair_faces = [], [], [], []
     tl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     br: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
     ctl: list[list[np.ndarray]] = [[] for _ in BLUR_MM]
@@ -196,7 +264,7 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
         resized = cv2.resize(image, face_px, interpolation=cv2.INTER_AREA)
         pair_faces.append(_crop(resized, pair_inset, FACE_PPM))
         small = cv2.GaussianBlur(resized, (3, 3), 0)
-        face_colour.append(small.astype(np.float32))
+        blurred.append(small)  # as drawn (8-bit), not float: 4 times smaller (8.7 MB for IDEAL)
         face.append(_crop(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), inset, FACE_PPM))
     # Each list is dropped as soon as it is stacked: lists and stacks alive together
     # doubled the peak memory of building a big deck's templates.
@@ -206,14 +274,15 @@ def build_templates(deck: str, faces: Mapping[str, np.ndarray], size_mm: tuple[f
     cbr_a = _stack_levels(cbr)
     coarse = np.vstack([flat(np.stack([halve(x) for x in tl_a[COARSE_LEVEL]])),
                         flat(np.stack([halve(x) for x in br_a[COARSE_LEVEL]]))]).T.copy()
-    fc = np.stack(face_colour).reshape(len(codes), -1)
-    face_colour.clear()
-    ic = ctl_a[0].reshape(len(codes), -1).astype(np.float32)
+    fc = np.stack(blurred).reshape(len(codes), -1)
+    blurred.clear()
+    ic = ctl_a[0].reshape(len(codes), -1)
     same = {}
     for i, c in enumerate(codes):
-        alike = (np.abs(fc - fc[i]).max(axis=1) < SAME_ART_LEVELS) & \
-                (np.abs(ic - ic[i]).max(axis=1) < SAME_ART_LEVELS)
-        same[c] = frozenset(codes[j] for j in np.flatnonzero(alike)) | {c}
+        # the same art: alike in the corner index, and (of those, a few) in the whole face
+        near = np.flatnonzero(_alike_rows(ic, ic[i]))
+        near = near[_alike_rows(fc[near], fc[i])]
+        same[c] = frozenset(codes[j] for j in near) | {c}
     return Templates(deck, tuple(codes), (float(w), float(h)), tuple(index_box_mm), tl_a, br_a,
                      ctl_a, cbr_a, np.stack(face), same, coarse, halve(tl_a[0, 0]).shape,
                      face_colour=np.stack(pair_faces))
@@ -243,6 +312,18 @@ def with_glyphs(t: Templates, faces: Mapping[str, Sequence[np.ndarray]], base: s
     if layout is None:
         return t
     return dataclasses.replace(t, glyphs=G.build_glyphs(faces, cards, t.size_mm, layout))
+
+
+def _alike_rows(rows: np.ndarray, ref: np.ndarray, chunk: int = 16) -> np.ndarray:
+    """Which rows differ from `ref` nowhere by SAME_ART_LEVELS or more, compared in float32
+    a few rows at a time: the whole stack at once took two float copies of it (35 MB
+    for the IDEAL faces) at the peak of building a deck's templates."""
+    out = np.empty(len(rows), bool)
+    r = ref.astype(np.float32)
+    for start in range(0, len(rows), chunk):
+        part = rows[start:start + chunk].astype(np.float32)
+        out[start:start + chunk] = np.abs(part - r).max(axis=1) < SAME_ART_LEVELS
+    return out
 
 
 def _stack_levels(levels: list[list[np.ndarray]]) -> np.ndarray:
@@ -285,7 +366,9 @@ class _DrawnFaces(Mapping[str, np.ndarray]):
 
         if code not in self.codes:
             raise KeyError(code)
-        return art.render_card(self.deck, code, 6.0)
+        # not kept in vision.art's cache: each face is drawn once, and the cache would
+        # hold its last 12 MB of them (20 IDEAL faces) for as long as the recognizer runs
+        return art.render_card(self.deck, code, 6.0, keep=False)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.codes)

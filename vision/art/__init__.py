@@ -94,13 +94,15 @@ def _frozen(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def render_card(deck: str, code: str, px_per_mm: float = 3.0) -> np.ndarray:
+def render_card(deck: str, code: str, px_per_mm: float = 3.0, *, keep: bool = True) -> np.ndarray:
     """The face of a card, upright, as a BGR uint8 image of
     (round(h_mm * px_per_mm), round(w_mm * px_per_mm), 3); white outside the rounded
-    corners. `code` may also be the card's full name. Cached and read-only."""
+    corners. `code` may also be the card's full name. Cached and read-only; with
+    `keep=False` a drawing not cached yet is not cached either, for a caller that draws
+    each face once (the recognizer's templates) or keeps its own (the kiosk's textures)."""
     art = deck_art(deck)
     card = _card(get_deck(art.deck), code)
-    return _render_card(art.deck, card.code, _check_px(px_per_mm))
+    return _render_card(art.deck, card.code, _check_px(px_per_mm), keep)
 
 
 class RenderCache:
@@ -141,6 +143,14 @@ class RenderCache:
                 self._bytes -= old.nbytes
         return image
 
+    def find(self, key: Hashable) -> np.ndarray | None:
+        """The image kept for `key` (made the most recent), else None."""
+        with self._lock:
+            image = self._items.get(key)
+            if image is not None:
+                self._items.move_to_end(key)
+            return image
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
@@ -150,11 +160,15 @@ class RenderCache:
 _FACES = RenderCache(RENDER_CACHE_BYTES)
 
 
-def _render_card(deck: str, code: str, px_per_mm: float) -> np.ndarray:
+def _render_card(deck: str, code: str, px_per_mm: float, keep: bool = True) -> np.ndarray:
     def draw() -> np.ndarray:
         return _frozen(draw_card(ARTS[deck], get_deck(deck)[code], px_per_mm).to_bgr())
 
-    return _FACES.get((deck, code, px_per_mm), draw)
+    key = (deck, code, px_per_mm)
+    if keep:
+        return _FACES.get(key, draw)
+    kept = _FACES.find(key)
+    return kept if kept is not None else draw()
 
 
 def render_back(deck: str, px_per_mm: float = 3.0) -> np.ndarray:
