@@ -558,6 +558,64 @@ STAGES = {"top_down": "top-down view", "masks": "masks", "find_cards": "card out
           "identify": "identification"}
 
 
+#: (game, condition) whose no-mat frames `direct_speed` times: overlapping cards in the room
+DIRECT_SPEED = (("yonac", "room"), ("medieval-mastery", "room"), ("medieval-mastery", "room-wide"))
+
+
+def direct_speed(frames: int, seed: int) -> dict:
+    """Without a mat (no target: the mat is the fast path): ms a frame of
+    `Recognizer(deck, None).see` on the room rows' frames (as per_frame picks them), cold
+    (a new recognizer a frame, as `companion recognize` reads a photo) and warm (one
+    recognizer over the frames twice, the second pass timed: the scale known), with the
+    edge fit (`PipelineParams.fit`) and without it."""
+    import numpy as np
+
+    from vision.mats import get_mat
+    from vision.pipeline import PipelineParams, Recognizer
+    from vision.sources.synthetic import TableScript
+    from vision.synthetic import SyntheticCamera
+    from vision.templates import deck_templates
+
+    out: dict = {}
+    for game, cond in DIRECT_SPEED:
+        deck, mat = GAMES[game], get_mat(game)
+        templates = deck_templates(deck)
+        degrade = _condition(cond)
+        camera = SyntheticCamera(mat, deck, seed, size=_frame_size(cond), degrade=degrade, bare=True)
+        straighten = _straighten(camera, cond)
+        images = []
+        for i, scene in enumerate(TableScript(mat, deck, seed, degrade).scenes()):
+            if i < 120 or i % 17:
+                if i > 120 + 17 * frames:
+                    break
+                continue
+            image, truth = camera.render(scene, i / 30.0)
+            images.append(straighten(image, truth)[0] if straighten is not None else image)
+        row: dict = {}
+        for fit in (False, True):
+            params = PipelineParams(fit=fit)
+            cold = []
+            for image in images:
+                recognizer = Recognizer(deck, None, templates=templates, params=params)
+                t0 = time.perf_counter()
+                recognizer.see(image)
+                cold.append((time.perf_counter() - t0) * 1000)
+            recognizer = Recognizer(deck, None, templates=templates, params=params)
+            warm = []
+            for n, image in enumerate(images + images):
+                t0 = time.perf_counter()
+                recognizer.see(image)
+                if n >= len(images):
+                    warm.append((time.perf_counter() - t0) * 1000)
+            row["fit" if fit else "no_fit"] = {"cold_ms": round(float(np.median(cold)), 1),
+                                               "warm_ms": round(float(np.median(warm)), 1)}
+        out[f"{deck}/{cond}"] = row
+        print(f"  {deck:<9} {cond:<10} cold {row['no_fit']['cold_ms']} -> {row['fit']['cold_ms']} ms, "
+              f"warm {row['no_fit']['warm_ms']} -> {row['fit']['warm_ms']} ms (without -> with the edge fit)",
+              flush=True)
+    return out
+
+
 @contextlib.contextmanager
 def _stage_clock(spent: dict[str, float]):
     """CPU seconds spent in each of STAGES while inside, added to `spent`: the stages are
@@ -668,6 +726,17 @@ def speed_markdown(res: dict) -> str:
         lines.append(f"| {deck} | {r['fps']} | {r['median_ms']:.1f} | {r['p95_ms']:.1f} | "
                      f"{r['worst_ms']:.1f} |")
     lines += ["", *pi_markdown(res["pi_speed"], res.get("load"))]
+    if res.get("direct_speed"):
+        lines += ["", "## Without a mat (no target: the mat is the fast path)", "",
+                  "`Recognizer(deck, None).see` on the room rows' frames without a mat (seed 2), median ms "
+                  "a frame: cold, a new recognizer a frame (a photo read by `companion recognize`); warm, "
+                  "one recognizer, the scale known. With and without the edge fit (`PipelineParams.fit`, "
+                  "vision/fit.py).", "",
+                  "| deck / condition | cold | cold, edge fit | warm | warm, edge fit |",
+                  "|---|---|---|---|---|"]
+        for key, row in res["direct_speed"].items():
+            lines.append(f"| {key} | {row['no_fit']['cold_ms']} | {row['fit']['cold_ms']} | "
+                         f"{row['no_fit']['warm_ms']} | {row['fit']['warm_ms']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -830,8 +899,10 @@ def run_speed(quick: bool) -> dict:
     sp = speed(90 if quick else 300, 1)
     print("speed for the Pi: still, one card changed, cold", flush=True)
     pi = pi_speed(60 if quick else 150, 1)
+    print("without a mat: cold and warm frames, with and without the edge fit", flush=True)
+    direct = direct_speed(4 if quick else 12, 2)
     load["end"] = _load()
-    return {"speed": sp, "pi_speed": pi, "load": load, "quick": quick,
+    return {"speed": sp, "pi_speed": pi, "direct_speed": direct, "load": load, "quick": quick,
             "seconds": round(time.perf_counter() - started, 1)}
 
 
