@@ -380,20 +380,8 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
     n = u[:, ::-1] * _TURN * (-1 if ccw else 1)  # outward: (u1, -u0), flipped when counter-clockwise
     base = q[:, None, :] + t[None, :, None] * side[:, None, :]  # (side, sample, xy)
     pts = (base[:, :, None, :] + steps[None, None, :, None] * n[:, None, None, :]).astype(np.float32)
-    # Only the pixels the samples reach are made float (the whole image was most of the
-    # cost): a crop reaching 2 px past them, or to the image's edge where they leave it,
-    # interpolates and replicates exactly as the whole image does.
-    every = pts.reshape(-1, 2)
-    h, w = gray.shape[:2]
-    (lx, ly), (hx, hy) = every.min(axis=0).tolist(), every.max(axis=0).tolist()
-    x0, y0 = max(0, math.floor(lx) - 2), max(0, math.floor(ly) - 2)
-    x1, y1 = min(w, math.ceil(hx) + 3), min(h, math.ceil(hy) + 3)
-    if x1 - x0 < 2 or y1 - y0 < 2:
-        x0, y0, x1, y1 = 0, 0, w, h
-    g = gray[y0:y1, x0:x1].astype(np.float32)
-    local = pts.reshape(4 * samples, len(steps), 2) - np.array([x0, y0], np.float32)  # exact: whole numbers
-    prof = cv2.remap(g, np.ascontiguousarray(local[..., 0]), np.ascontiguousarray(local[..., 1]),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(4, samples, len(steps))
+    pts = pts.reshape(4 * samples, len(steps), 2)
+    prof = grey_at(gray, pts[..., 0], pts[..., 1]).reshape(4, samples, len(steps))
     deriv = np.diff(prof, axis=2)  # outward derivative: negative when inside is brighter
     score = -deriv * polarity if polarity else np.abs(deriv)
     k = score.argmax(axis=2)
@@ -409,6 +397,23 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float, polarity: int = 
         p = intersect(*lines[i - 1], *lines[i])
         out.append(q[i] if p is None or _len(p - q[i]) > 2 * reach + 1 else p)
     return np.array(out, np.float32)
+
+
+def grey_at(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """`gray` at the points (xs, ys) (float32 arrays of one shape), bilinear and replicated
+    past its edges, as float32. Only the pixels the points reach are made float (the
+    whole image was most of `snap_quad`'s cost): a crop reaching 2 px past them, or to
+    the image's edge where they leave it, interpolates and replicates exactly as the
+    whole image does, and moving float32 points by whole numbers is exact."""
+    h, w = gray.shape[:2]
+    lx, hx, ly, hy = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
+    x0, y0 = max(0, math.floor(lx) - 2), max(0, math.floor(ly) - 2)
+    x1, y1 = min(w, math.ceil(hx) + 3), min(h, math.ceil(hy) + 3)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        x0, y0, x1, y1 = 0, 0, w, h
+    g = gray[y0:y1, x0:x1].astype(np.float32)
+    return cv2.remap(g, np.ascontiguousarray(xs - np.float32(x0)), np.ascontiguousarray(ys - np.float32(y0)),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 #: (1, -1): a direction (u0, u1) read backwards and so multiplied is (u1, -u0), turned a quarter.

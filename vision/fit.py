@@ -57,6 +57,7 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
     grid_x = (centre[0] + offs[None, :]).astype(np.float32) * np.ones((len(offs), 1), np.float32)
     grid_y = (centre[1] + offs[:, None]).astype(np.float32) * np.ones((1, len(offs)), np.float32)
     t = (np.arange(points) + 0.5) / points * 0.8 + 0.1  # the middle 80 % of each side
+    inside = offs[None, :] ** 2 + offs[:, None] ** 2 <= reach * reach
     found: list[tuple[float, float, float, float, tuple[float, float]]] = []
     for quarter, turn, (ks, kl) in itertools.product(quarters, turns, stretches):
         a = angle + quarter + math.radians(turn)
@@ -76,7 +77,6 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
         sides = across.mean(axis=1)
         stack = np.sort(sides, axis=0)
         score = stack[1:].sum(axis=0)  # the weakest side left out
-        inside = (np.abs(offs[None, :]) ** 2 + np.abs(offs[:, None]) ** 2) <= reach * reach
         score = np.where(inside, score, -1.0)
         for k in np.argsort(score, axis=None)[::-1][: 4 * keep]:
             r, c = divmod(int(k), len(offs))

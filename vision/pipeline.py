@@ -33,6 +33,7 @@ from vision.detect import (
     DetectParams,
     Masks,
     find_cards,
+    grey_at,
     grow,
     has_dark_cards,
     masks,
@@ -938,7 +939,9 @@ class Recognizer:
             for _, rect in fit_rectangles(gx, gy, (float(centre[0]), float(centre[1])), angle,
                                           (short, long_), 0.5 * long_, step, keep=p.fit_tries + 2,
                                           turns=p.fit_turns, stretches=p.fit_stretches):
-                if tries == p.fit_tries or any(_covers(k, rect.astype(np.float32), 0.5) for k in named):
+                if tries == p.fit_tries:
+                    break
+                if any(_covers(k, rect.astype(np.float32), 0.5) for k in named):
                     continue  # a named card itself
                 tries += 1
                 rect = refined(gx, gy, rect, step)
@@ -1371,16 +1374,7 @@ def _far_sides_snapped(gray: np.ndarray, quad: np.ndarray, k: int, reach: float)
         if float(n @ (a - centre)) < 0:
             n = -n  # outward
         pts = (a + t * d)[None, :, :] + steps[:, None, None] * n  # (step, sample, xy)
-        # sampled from the patch the points fall in (the whole image in float costs as
-        # much as the rest); clipped to the image, so its border is the image's
-        lo = np.clip(np.floor(pts.reshape(-1, 2).min(axis=0)).astype(int) - 1, 0, None)
-        hi = np.clip(np.ceil(pts.reshape(-1, 2).max(axis=0)).astype(int) + 2, 1,
-                     (gray.shape[1], gray.shape[0]))
-        lo = np.minimum(lo, hi - 1)
-        g = gray[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
-        prof = cv2.remap(g, np.ascontiguousarray((pts[..., 0] - lo[0]).astype(np.float32)),
-                         np.ascontiguousarray((pts[..., 1] - lo[1]).astype(np.float32)),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        prof = grey_at(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32))
         change = np.abs(np.diff(prof, axis=0)).mean(axis=1)
         j = int(np.argmax(change))
         shift = (steps[j] + steps[j + 1]) / 2 * n
