@@ -12,13 +12,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+
+from vision.kept import KeptCache
 
 #: Resolution of the index templates (px/mm): about the camera's own resolution over a
 #: table, so nothing is gained by more, and matching cost grows with its square.
@@ -115,63 +115,6 @@ class Templates:
 
     def __len__(self) -> int:
         return len(self.codes)
-
-
-class KeptCache(MutableMapping):
-    """A mapping that keeps what was put in it up to `max_bytes` (the numpy arrays in
-    each value counted), dropping the least recently used first; the newest entry is
-    always kept. For caches of values that can be worked out again the same, so a dropped
-    entry costs time, never a different answer. Asking whether a key is there makes it
-    the most recent too, so a key just found is still there when it is read."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.nbytes = 0
-        self._items: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __contains__(self, key: object) -> bool:
-        with self._lock:
-            if key not in self._items:
-                return False
-            self._items.move_to_end(key)
-            return True
-
-    def __getitem__(self, key: Hashable) -> object:
-        with self._lock:
-            value, _ = self._items[key]
-            self._items.move_to_end(key)
-            return value
-
-    def __setitem__(self, key: Hashable, value: object) -> None:
-        size = _value_bytes(value)
-        with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.nbytes -= old[1]
-            self._items[key] = (value, size)
-            self.nbytes += size
-            while self.nbytes > self.max_bytes and len(self._items) > 1:
-                _, (_, dropped) = self._items.popitem(last=False)
-                self.nbytes -= dropped
-
-    def __delitem__(self, key: Hashable) -> None:
-        with self._lock:
-            _, size = self._items.pop(key)
-            self.nbytes -= size
-
-    def __iter__(self) -> Iterator[Hashable]:
-        with self._lock:
-            return iter(list(self._items))
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-def _value_bytes(value: object) -> int:
-    """The bytes of the numpy arrays in a cache value (an array or a tuple of them)."""
-    parts = value if isinstance(value, tuple) else (value,)
-    return sum(int(getattr(p, "nbytes", 0)) for p in parts)
 
 
 def _crop(img: np.ndarray, box_mm: tuple[float, float, float, float], ppm: float) -> np.ndarray:

@@ -220,26 +220,26 @@ def test_set_up_by_bands_draws_the_same_camera_as_whole_frames(monkeypatch):
 def test_card_drawings_are_kept_up_to_a_size_in_bytes():
     """The card cache the synthetic table draws from keeps recent drawings, within its
     byte budget: a deck drawn large for templates or print is not kept for ever."""
-    from vision.art import RenderCache
+    from vision.kept import KeptCache
 
-    cache = RenderCache(max_bytes=3000)
+    cache = KeptCache(max_bytes=3000)
     made: list[str] = []
 
     def make(key: str) -> np.ndarray:
         made.append(key)
         return np.full((10, 100), len(made), np.uint8)  # 1000 bytes
 
-    a = cache.get("a", lambda: make("a"))
-    assert cache.get("a", lambda: make("a")) is a and made == ["a"]
+    a = cache.made("a", lambda: make("a"))
+    assert cache.made("a", lambda: make("a")) is a and made == ["a"]
     for key in "bcd":
-        cache.get(key, lambda key=key: make(key))
+        cache.made(key, lambda key=key: make(key))
     assert len(cache) == 3 and cache.nbytes == 3000
-    cache.get("b", lambda: make("b"))  # still kept: "a", the least recent, went first
+    cache.made("b", lambda: make("b"))  # still kept: "a", the least recent, went first
     assert made == ["a", "b", "c", "d"]
-    cache.get("a", lambda: make("a"))
+    cache.made("a", lambda: make("a"))
     assert made[-1] == "a"
-    big = cache.get("big", lambda: np.zeros(5000, np.uint8))  # larger than the budget: kept alone
-    assert len(cache) == 1 and cache.get("big", lambda: make("big")) is big
+    big = cache.made("big", lambda: np.zeros(5000, np.uint8))  # larger than the budget: kept alone
+    assert len(cache) == 1 and cache.made("big", lambda: make("big")) is big
 
 
 # --- the room (issue 16) ------------------------------------------------------------------

@@ -14,9 +14,6 @@ an upright card. The drawings are described in docs/cards-art.md.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
 from functools import lru_cache
 
 import cv2
@@ -27,6 +24,7 @@ from companion.errors import CompanionError
 from vision.art import ideal, piktas, standard, yokir
 from vision.art.canvas import Canvas
 from vision.art.common import DeckArt, draw_card, finish
+from vision.kept import KeptCache
 
 MIN_PX_PER_MM = 0.5
 MAX_PX_PER_MM = 40.0
@@ -105,59 +103,7 @@ def render_card(deck: str, code: str, px_per_mm: float = 3.0, *, keep: bool = Tr
     return _render_card(art.deck, card.code, _check_px(px_per_mm), keep)
 
 
-class RenderCache:
-    """Images by key, kept up to `max_bytes` in all (the least recently used go first; the
-    newest is kept even when larger). Safe to share between threads: the kiosk's camera
-    thread and its screens both draw cards."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self._items: OrderedDict[Hashable, np.ndarray] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    @property
-    def nbytes(self) -> int:
-        """The bytes of the images kept now."""
-        return self._bytes
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def get(self, key: Hashable, make: Callable[[], np.ndarray]) -> np.ndarray:
-        """The image kept for `key`, else `make()` kept and returned."""
-        with self._lock:
-            image = self._items.get(key)
-            if image is not None:
-                self._items.move_to_end(key)
-                return image
-        image = make()  # outside the lock: drawing takes milliseconds
-        with self._lock:
-            if key in self._items:  # another thread drew it meanwhile: one array per key
-                self._items.move_to_end(key)
-                return self._items[key]
-            self._items[key] = image
-            self._bytes += image.nbytes
-            while self._bytes > self.max_bytes and len(self._items) > 1:
-                _, old = self._items.popitem(last=False)
-                self._bytes -= old.nbytes
-        return image
-
-    def find(self, key: Hashable) -> np.ndarray | None:
-        """The image kept for `key` (made the most recent), else None."""
-        with self._lock:
-            image = self._items.get(key)
-            if image is not None:
-                self._items.move_to_end(key)
-            return image
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._bytes = 0
-
-
-_FACES = RenderCache(RENDER_CACHE_BYTES)
+_FACES = KeptCache(RENDER_CACHE_BYTES)  # drawn faces by (deck, code, px/mm)
 
 
 def _render_card(deck: str, code: str, px_per_mm: float, keep: bool = True) -> np.ndarray:
@@ -166,7 +112,7 @@ def _render_card(deck: str, code: str, px_per_mm: float, keep: bool = True) -> n
 
     key = (deck, code, px_per_mm)
     if keep:
-        return _FACES.get(key, draw)
+        return _FACES.made(key, draw)
     kept = _FACES.find(key)
     return kept if kept is not None else draw()
 
@@ -219,6 +165,6 @@ def index_correlation(a: np.ndarray, b: np.ndarray) -> float:
 
 
 __all__ = ["ARTS", "MAX_PX_PER_MM", "MIN_PX_PER_MM", "RENDER_CACHE_BYTES", "BadResolution", "NoArt",
-           "RenderCache", "art_decks",
+           "art_decks",
            "card_mask", "card_size_mm", "corner_radius_mm", "deck_art", "index_box_mm",
            "index_correlation", "index_image", "render_back", "render_card"]
