@@ -109,3 +109,28 @@ def refined(gx: np.ndarray, gy: np.ndarray, corners: np.ndarray, step: float) ->
     best = fit_rectangles(gx, gy, (float(c[0]), float(c[1])), angle, size, 2 * step, step / 3,
                           turns=(-1.5, -0.75, 0.0, 0.75, 1.5), keep=1, quarters=(0.0,))
     return best[0][1] if best else corners
+
+
+def nudges(corners: np.ndarray, step: float, turn: float = 1.0, stretch: float = 0.03) -> list[np.ndarray]:
+    """`corners` (a rectangle, 4x2) moved a little every way: `step` px along x and y,
+    turned `turn` degrees either way about its centre, and each pair of sides pushed
+    apart or together by `stretch` of their length."""
+    c = corners.mean(axis=0)
+    out = [corners + d for d in (np.array([step, 0.0]), np.array([-step, 0.0]),
+                                 np.array([0.0, step]), np.array([0.0, -step]))]
+    for sign in (1.0, -1.0):
+        a = math.radians(sign * turn)
+        R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        out.append((corners - c) @ R.T + c)
+    u = corners[1] - corners[0]
+    v = corners[3] - corners[0]
+    for axis, pair in ((u, ((0, 3), (1, 2))), (v, ((0, 1), (3, 2)))):
+        for sign in (1.0, -1.0):
+            moved = corners.copy()
+            push = 0.5 * sign * stretch * axis
+            for i in pair[0]:
+                moved[i] -= push
+            for i in pair[1]:
+                moved[i] += push
+            out.append(moved)
+    return out

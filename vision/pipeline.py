@@ -41,7 +41,7 @@ from vision.detect import (
     short_long,
     signed_area,
 )
-from vision.fit import edge_field, fit_rectangles, refined
+from vision.fit import edge_field, fit_rectangles, nudges, refined
 from vision.homography import (
     FOUND,
     HELD,
@@ -93,7 +93,18 @@ class PipelineParams:
     #: are read, and one reading `fit_min_score` or more is the card.
     fit: bool = True
     fit_tries: int = 3
+    flatten_named: bool = True
+    flatten_fit: float = 0.04
     fit_min_score: float = 0.8
+    #: ... or `fit_clear_score` with a lead of `fit_clear_margin` over the next card (a
+    #: wide lens's soft picture: cards read 0.72 to 0.8 at their true outline, with leads
+    #: of 0.15 to 0.45; no fitted rectangle read wrongly reached 0.64 with a lead of 0.1)
+    fit_clear_score: float = 0.72
+    fit_clear_margin: float = 0.15
+    #: ... a rectangle read as one card with that lead, at `fit_polish_from` or more but
+    #: not clearly, is moved a little while it reads better (`Recognizer._polished`)
+    fit_polish_from: float = 0.55
+    fit_polish_rounds: int = 4
     #: ... searched on a grid of this fraction of the card's short side, at these turns
     #: (degrees) from the cut's, then each of the likeliest refined (`vision.fit.refined`;
     #: a grid twice as coarse and three turns cost 110 ms where this costs 190 on a cold
@@ -846,8 +857,10 @@ class Recognizer:
         if scale is not None:
             self._scale = scale if self._scale is None else 0.8 * self._scale + 0.2 * scale
         quads = whole
-        flat = _flattening(agreeing, self.size_mm, self._scale, small.shape) \
-            if p.flatten and self._scale is not None else None
+        sure = [c for c, n in zip(whole_ok, named, strict=True) if n and c.complete] \
+            if named is not None and p.flatten_named else []
+        flat = _flattening(sure if len(sure) >= 3 else agreeing, self.size_mm, self._scale, small.shape,
+                           p.flatten_fit) if p.flatten and self._scale is not None else None
         if self._scale is not None:
             card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
             if flat is not None:
@@ -950,8 +963,13 @@ class Recognizer:
                 corners = to_px(rect)
                 identity = self._identify_crop(image, corners, seen, reads)
                 self.identifications += 1
-                if identity.known and identity.score >= p.fit_min_score and \
-                        (best is None or identity.score > best[0].score):
+                if not self._fit_clear(identity) and identity.margin >= p.fit_clear_margin and \
+                        identity.score >= p.fit_polish_from and identity.best is not None and \
+                        not is_back(identity.best):
+                    identity, corners = self._polished(image, rect, identity, corners, seen, to_px,
+                                                       step, reads)
+                clear = self._fit_clear(identity)
+                if identity.known and clear and (best is None or identity.score > best[0].score):
                     best = (identity, corners)
             if best is None:
                 out.append(c)
@@ -964,6 +982,35 @@ class Recognizer:
                                 zone_at(self.mat, *ordered_mm.mean(axis=0)), all(seen),
                                 identity.candidates, identity.note, True))
         return out
+
+    def _fit_clear(self, identity: Identity) -> bool:
+        """Is a fitted rectangle's reading clear enough to name the card?"""
+        p = self.params
+        return identity.score >= p.fit_min_score or (
+            identity.score >= p.fit_clear_score and identity.margin >= p.fit_clear_margin)
+
+    def _polished(self, image: np.ndarray, rect: np.ndarray, identity: Identity, corners: np.ndarray,
+                  seen: tuple[bool, ...], to_px: Callable[[np.ndarray], np.ndarray], step: float,
+                  reads: dict[tuple, Identity] | None) -> tuple[Identity, np.ndarray]:
+        """A fitted rectangle read as one card, not yet clearly, moved a little at a time
+        (`vision.fit.nudges`) while that card reads better, up to `fit_polish_rounds`
+        times: the edges place a soft card's outline within a few pixels, and a few
+        pixels off its reading falls below the bar."""
+        code = identity.best
+        for _ in range(self.params.fit_polish_rounds):
+            better = None
+            for moved in nudges(rect, step):
+                px = to_px(moved)
+                again = self._identify_crop(image, px, seen, reads)
+                self.identifications += 1
+                if again.best == code and again.score > (better or (identity,))[0].score:
+                    better = (again, px, moved)
+            if better is None:
+                break
+            identity, corners, rect = better
+            if self._fit_clear(identity):
+                break
+        return identity, corners
 
     # -- identities -------------------------------------------------------------
 

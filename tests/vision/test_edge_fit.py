@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.fit import edge_field, fit_rectangles, rectangle
+from vision.fit import edge_field, fit_rectangles, nudges, rectangle
 
 
 def _corner_error(a: np.ndarray, b: np.ndarray) -> float:
@@ -68,3 +68,19 @@ def test_a_card_shortened_by_the_camera_is_found_with_its_side_stretched_and_ref
     assert _corner_error(stretched, card) < 2.0  # turned 2 degrees of its 3
     off = stretched + np.array([4.0, 0.0])
     assert _corner_error(refined(gx, gy, off, 2.0), card) < 2.0
+
+
+def test_nudges_move_a_rectangle_a_little_every_way_and_keep_it_a_rectangle():
+    """Four shifts of `step` px, two turns of a degree about the centre, and each pair
+    of sides pushed apart and together by 3 %: ten rectangles, each one move away."""
+    r = rectangle((100.0, 80.0), math.radians(20), (60.0, 84.0))
+    moved = nudges(r, 1.5)
+    assert len(moved) == 10
+    shifts = [m.mean(axis=0) - r.mean(axis=0) for m in moved[:4]]
+    assert sorted(tuple(np.round(s, 6)) for s in shifts) == [(-1.5, 0.0), (0.0, -1.5), (0.0, 1.5), (1.5, 0.0)]
+    turns = [math.degrees(math.atan2(*(m[1] - m[0])[::-1])) - 20.0 for m in moved[4:6]]
+    assert np.allclose(sorted(turns), [-1.0, 1.0])
+    sides = [(float(np.linalg.norm(m[1] - m[0])), float(np.linalg.norm(m[2] - m[1]))) for m in moved[6:]]
+    assert np.allclose(sides, [(61.8, 84.0), (58.2, 84.0), (60.0, 86.52), (60.0, 81.48)])
+    for m in moved:
+        assert np.allclose(np.linalg.norm(m[2] - m[0]), np.linalg.norm(m[3] - m[1]))  # still square-cornered
