@@ -16,6 +16,7 @@ identify, track, zones); this module only wires them and converts coordinates.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import logging
 import math
@@ -543,10 +544,11 @@ class Recognizer:
             view = mat_only(view, self.mat.size_mm, ppm, margin, p.mat_inset_mm, 1.3 * max(card_px))
             found = masks(view, min(card_px), p.detect)
             self._blank_markers(found, ppm, margin)
-            quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo, self._dark)
+            blobs: list[_Box] = []  # the bright mask's blobs, as find_cards outlines them
+            quads = find_cards(view, self.aspect, card_px, p.detect, found, self._memo, self._dark, blobs)
             polys = _polygons(occluders(found, quads, p.min_occluder * area))
             self._last_whole = self._frame
-            self._view_blobs = _blob_boxes(found.bright) if p.whole_every > 0 else []
+            self._view_blobs = blobs if p.whole_every > 0 else []
             self._view_img = view if p.whole_every > 0 else None
         same_mapping = H is self._view_H
         self._view_quads, self._view_occl, self._view_H = quads, polys, H
@@ -1042,7 +1044,7 @@ class Recognizer:
             kept.append(known)
             ordered_px = corners_px[ROLL[k]]
             ordered_mm = corners_mm[ROLL[k]]
-            place = zone_at(self.mat, *ordered_mm.mean(axis=0))
+            place = zone_at(self.mat, *ordered_mm.mean(axis=0).tolist())  # plain floats compare faster
             out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
                                 place, quad.complete, identity.candidates, identity.note, fresh))
             self._last_cards[id(quad)] = (quad, out[-1], known)
@@ -1179,16 +1181,6 @@ def _unscaled_h(H: np.ndarray, f: float) -> np.ndarray:
         return H
     A = np.array([[1 / f, 0.0, 0.5 / f - 0.5], [0.0, 1 / f, 0.5 / f - 0.5], [0.0, 0.0, 1.0]])
     return H @ A
-
-
-def _blob_boxes(mask: np.ndarray) -> list[_Box]:
-    """The box (x0, y0, x1, y1) of each blob of a mask."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = []
-    for c in contours:
-        x, y, w, h = cv2.boundingRect(c)
-        out.append((float(x), float(y), float(x + w), float(y + h)))
-    return out
 
 
 def _box(points: np.ndarray, grow: float) -> tuple[float, float, float, float]:
@@ -1780,12 +1772,24 @@ def changed_map(small: np.ndarray, ref: np.ndarray, level: float, times: float =
     as a boolean map; None when the median difference is above twice `level` (most of
     the picture changed)."""
     d = cv2.absdiff(small, ref)
-    if d.ndim == 3:
-        d = d.max(axis=2)
-    noise = float(np.median(d))
+    if d.ndim == 3:  # the largest over the channels: d.max(axis=2), at a thirtieth of its cost
+        d = functools.reduce(cv2.max, cv2.split(d))
+    noise = _median_u8(d)
     if noise > 2 * level:
         return None
     return d > max(level, times * noise + 2.0)
+
+
+def _median_u8(image: np.ndarray) -> float:
+    """`np.median` of an 8-bit image, the same value from its histogram at half the cost."""
+    n = image.size
+    hist = cv2.calcHist([np.ascontiguousarray(image)], [0], None, [256], (0, 256))
+    counts = np.cumsum(hist.ravel().astype(np.int64))
+    k = n // 2
+    upper = float(np.searchsorted(counts, k, side="right"))  # the (k+1)-th smallest value
+    if n % 2:
+        return upper
+    return (float(np.searchsorted(counts, k - 1, side="right")) + upper) / 2
 
 
 def _polygons(mask: np.ndarray) -> list[np.ndarray]:
