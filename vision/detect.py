@@ -97,7 +97,7 @@ class CardQuad:
 
     @property
     def center(self) -> np.ndarray:
-        return self.corners.mean(axis=0)
+        return np.add.reduce(self.corners, axis=0) / len(self.corners)  # .mean(axis=0) to the bit
 
     @property
     def complete(self) -> bool:
@@ -600,7 +600,8 @@ def _corner_hypotheses(contour: np.ndarray, filled: np.ndarray, grad, size: tupl
             inside = _inside_fraction(filled, quad)
             if inside < 0.85:
                 continue
-            support = float(_side_support(filled, grad, quad, params.edge_gradient).mean())
+            sides = _side_support(filled, grad, quad, params.edge_gradient)
+            support = float(np.add.reduce(sides)) / len(sides)  # .mean() to the bit
             # A straight run longer than the side it would be is a second card beside it.
             fits = (e_a[2] <= lu * (1 + params.size_tol)) + (e_b[2] <= lv * (1 + params.size_tol))
             score = support + 0.1 * fits
@@ -634,7 +635,7 @@ def _merge(hyps: list[_Hyp], size: tuple[float, float], square: bool, max_off: f
     cw = size[0]
     order = sorted(range(len(hyps)), key=lambda i: -hyps[i].score)
     used = [False] * len(hyps)
-    centres = [h.quad.mean(axis=0) for h in hyps]
+    centres = [np.add.reduce(h.quad, axis=0) / 4 for h in hyps]  # .mean(axis=0) to the bit
     out = []
     for i in order:
         if used[i]:
@@ -1300,7 +1301,7 @@ def _dedupe(cards: list[CardQuad], size: tuple[float, float] | None) -> list[Car
     if len(cards) < 2:
         return cards
     ranked = sorted(cards, key=lambda c: (-sum(c.seen), -c.support))
-    centres = np.array([c.corners.mean(axis=0) for c in ranked], np.float64)
+    centres = np.array([c.center for c in ranked], np.float64)
     keep: list[int] = []
     for i, c in enumerate(ranked):
         reach = 0.33 * (size[0] if size else float(np.linalg.norm(c.corners[1] - c.corners[0])))

@@ -312,7 +312,9 @@ def _corners(frame: np.ndarray, quad: np.ndarray, t: Templates, wanted: set[int]
         grey = colour
         if colour.ndim == 3:
             grey = cv2.cvtColor(colour, cv2.COLOR_BGRA2GRAY)
-            colour = colour[..., :3]
+            # a contiguous copy: the colour pass copies crops of it, which from a view
+            # without the alpha channel cost eight times as much
+            colour = cv2.cvtColor(colour, cv2.COLOR_BGRA2BGR)
         colours.append(colour)
         greys.append(grey)
         windows.append(halve(grey))
@@ -571,9 +573,11 @@ def _pair_cached(t: Templates, level: int, kind: str, a: int, b: int):
 
 def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
              seen: Sequence[bool] = (True, True, True, True),
-             params: IdentifyParams = IdentifyParams(), prior: Prior | None = None) -> Identity:
+             params: IdentifyParams = IdentifyParams(), prior: Prior | None = None,
+             grey: np.ndarray | None = None) -> Identity:
     """Identify the card inside `quad` (frame pixels, clockwise, as from vision.detect)
-    in a BGR frame (a grey frame works, without the colour pass).
+    in a BGR frame (a grey frame works, without the colour pass). `grey`: the BGR frame
+    as cv2.COLOR_BGR2GRAY makes it, when the caller has it (else it is made here).
 
     seen[i]: whether quad corner i is visible; an index under another card or a hand is
     left out instead of dragging the score down.
@@ -581,7 +585,8 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     if frame.ndim not in (2, 3):
         raise ValueError(f"identify needs a BGR or grey frame, got shape {frame.shape}")
     quad = np.asarray(quad, np.float32).reshape(4, 2)
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame  # once for both reads
+    if grey is None or frame.ndim == 2:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame  # once for both reads
     ppm, steps = _edge_steps(grey, quad, t.size_mm)
     if params.fit_edges:
         quad = fit_to_edges(quad, _farther(grey, quad, t.size_mm, steps))

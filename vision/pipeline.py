@@ -235,11 +235,11 @@ class CardSeen:
     def weight(self) -> float:
         """How much this reading counts towards the card's identity over frames: a
         clear reading (a wide margin) several times more than one that only just passed."""
-        return float(self.confidence) * float(np.clip(self.margin / 0.1, 0.2, 2.0))
+        return float(self.confidence) * min(max(float(self.margin) / 0.1, 0.2), 2.0)  # as np.clip
 
     @property
     def center_mm(self) -> tuple[float, float]:
-        c = self.corners_mm.mean(axis=0)
+        c = np.add.reduce(self.corners_mm, axis=0) / len(self.corners_mm)  # .mean(axis=0), fewer calls
         return float(c[0]), float(c[1])
 
     def to_json(self) -> dict:
@@ -561,7 +561,9 @@ class Recognizer:
 
         occl_mm = [to_mm(poly) for poly in polys]
         occl_px = [_scaled(to_plane(poly, Hinv), f).astype(np.float32) for poly in occl_mm]
-        cards = self._identify_all(fetch, quads, to_px, to_mm, same_mapping)
+        # the frame's grey copy, when `gray` is it (not the lores copy): identify's own
+        # grey crop is then a crop of it, the same pixels
+        cards = self._identify_all(fetch, quads, to_px, to_mm, same_mapping, grey=gray if f == 1.0 else None)
         return FrameResult(self._frame, t, state, cards, occl_px, occl_mm, H=_unscaled_h(H, f))
 
     # -- only where something changed --------------------------------------------
@@ -970,12 +972,12 @@ class Recognizer:
     # -- identities -------------------------------------------------------------
 
     def _identify_all(self, image: np.ndarray | Callable[[], np.ndarray], quads: list[CardQuad], to_px,
-                      to_mm, same_mapping: bool = False, reads: dict[tuple, Identity] | None = None
-                      ) -> list[CardSeen]:
+                      to_mm, same_mapping: bool = False, reads: dict[tuple, Identity] | None = None,
+                      grey: np.ndarray | None = None) -> list[CardSeen]:
         """Each quad's identity: the cached one while the card lies still, else read
         from the frame (`image`, or a function fetching it only then). `same_mapping`:
         to_px and to_mm are the last frame's (a quad of the last frame is then its card
-        as seen then, frame pixels and all)."""
+        as seen then, frame pixels and all). `grey`: the frame in grey, if at hand."""
         out: list[CardSeen] = []
         kept: list[_Known] = []
         last, self._last_cards = (self._last_cards if same_mapping else {}), {}
@@ -1018,7 +1020,7 @@ class Recognizer:
                 frame = image() if callable(image) else image
                 if found_px is None:
                     found_px = to_px(quad.corners)
-                identity = self._identify_crop(frame, found_px, quad.seen, reads)
+                identity = self._identify_crop(frame, found_px, quad.seen, reads, grey)
                 self.identifications += 1
                 alt = 0
                 # where the detector could not tell where the card lies, the place whose
@@ -1026,7 +1028,7 @@ class Recognizer:
                 for n, other in enumerate(quad.alternatives if not identity.known else (), 1):
                     seen_there = quad.alternatives_seen[n - 1] if len(quad.alternatives_seen) >= n \
                         else quad.seen
-                    trial = self._identify_crop(frame, to_px(other), seen_there, reads)
+                    trial = self._identify_crop(frame, to_px(other), seen_there, reads, grey)
                     self.identifications += 1
                     turned = n > len(quad.alternatives) - quad.turned
                     if trial.known and (not identity.known or trial.score > identity.score) \
@@ -1044,7 +1046,8 @@ class Recognizer:
             kept.append(known)
             ordered_px = corners_px[ROLL[k]]
             ordered_mm = corners_mm[ROLL[k]]
-            place = zone_at(self.mat, *ordered_mm.mean(axis=0).tolist())  # plain floats compare faster
+            # ordered_mm.mean(axis=0) to the bit, as plain floats (they compare faster)
+            place = zone_at(self.mat, *(np.add.reduce(ordered_mm, axis=0) / len(ordered_mm)).tolist())
             out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
                                 place, quad.complete, identity.candidates, identity.note, fresh))
             self._last_cards[id(quad)] = (quad, out[-1], known)
@@ -1059,23 +1062,27 @@ class Recognizer:
         return age < (p.retry_back if is_back(known.identity.best) else p.retry_unknown)
 
     def _identify_crop(self, image: np.ndarray, corners_px: np.ndarray, seen,
-                       reads: dict[tuple, Identity] | None = None) -> Identity:
+                       reads: dict[tuple, Identity] | None = None, grey: np.ndarray | None = None
+                       ) -> Identity:
         """`identify` on a crop of the frame around the card: every stage of it reads only
         near the card (the index window, the edge's blur, the face), and a crop spares it
         whole-frame work (a grey copy of the frame per card was a fifth of its cost).
         `reads`: this frame's readings so far, by exact corners and seen corners: a quad
-        read again (without a mat, a whole card read to choose the scale) is not."""
+        read again (without a mat, a whole card read to choose the scale) is not.
+        `grey`: the frame in grey (cv2.COLOR_BGR2GRAY), if at hand."""
         q = np.asarray(corners_px, np.float32).reshape(4, 2)
         key = (q.tobytes(), tuple(bool(v) for v in seen))
         if reads is not None and key in reads:
             return reads[key]
-        identity = self._identify_at(image, q, seen)
+        identity = self._identify_at(image, q, seen, grey)
         if reads is not None:
             reads[key] = identity
         return identity
 
-    def _identify_at(self, image: np.ndarray, q: np.ndarray, seen) -> Identity:
-        """`identify` on the crop around corners `q` (float32, frame pixels)."""
+    def _identify_at(self, image: np.ndarray, q: np.ndarray, seen, grey: np.ndarray | None = None
+                     ) -> Identity:
+        """`identify` on the crop around corners `q` (float32, frame pixels); `grey`: the
+        frame in grey, if at hand."""
         h, w = image.shape[:2]
         ppm = float(np.linalg.norm(q[1] - q[0])) / min(self.size_mm)
         pad = int(np.ceil(CROP_PAD_MM * max(ppm, 0.5))) + 12
@@ -1085,10 +1092,10 @@ class Recognizer:
         x0, y0 = min(max(math.floor(lx) - pad, 0), w), min(max(math.floor(ly) - pad, 0), h)
         x1, y1 = min(max(math.ceil(hx) + pad + 1, 0), w), min(max(math.ceil(hy) + pad + 1, 0), h)
         if x1 - x0 < 8 or y1 - y0 < 8:
-            return identify(image, q, self.templates, seen, self.params.identify, self.prior)
+            return identify(image, q, self.templates, seen, self.params.identify, self.prior, grey=grey)
         shift = np.array([x0, y0], np.float32)
         identity = identify(image[y0:y1, x0:x1], q - shift, self.templates, seen, self.params.identify,
-                            self.prior)
+                            self.prior, grey=None if grey is None else grey[y0:y1, x0:x1])
         return dataclasses.replace(identity, corners=np.asarray(identity.corners, np.float32) + shift)
 
     def _recall(self, corners_mm: np.ndarray, centres: np.ndarray | None = None) -> _Known | None:
