@@ -459,8 +459,8 @@ def _solid(mask: np.ndarray, quad: np.ndarray) -> float:
     a, b, _c, d = q
     inset = 0.04
     ba, da = b - a, d - a
-    along = np.stack([ba, ba, da, da])[:, None, :]
-    across = np.stack([inset * da, (1 - inset) * da, inset * ba, (1 - inset) * ba])[:, None, :]
+    along = np.array([ba, ba, da, da])[:, None, :]  # (np.stack's values, without its wrapping)
+    across = np.array([inset * da, (1 - inset) * da, inset * ba, (1 - inset) * ba])[:, None, :]
     ring = a + _RING_T[None, :, None] * along + across  # the ring's four sides
     grid = a + _GRID_S * ba + _GRID_R * da  # as _inside_fraction
     # one remap for the grid and the ring (each point is read alone: the same values)
@@ -508,8 +508,8 @@ def _side_support(filled: np.ndarray, grad: _Grad | None, quad: np.ndarray,
     n = (u[:, ::-1] * _TURN)[:, None, :]  # (u1, -u0): outward for clockwise-on-screen
     pts = q[:, None, :] + _SIDE_T * sides[:, None, :]
     if inner is None:  # both sides of the edge in one remap (each point is read alone)
-        both = _sample(filled, np.stack([pts - 2.0 * n, pts + 2.0 * n])) > 0
-        ok = both[0] & ~both[1]
+        both = _sample(filled, np.concatenate([pts - 2.0 * n, pts + 2.0 * n])) > 0
+        ok = both[:4] & ~both[4:]
     else:
         ok = (_sample(inner, pts - 2.0 * n) > 0) & ~(_sample(filled, pts + 2.0 * n) > 0)
     if grad is not None:

@@ -252,7 +252,7 @@ def rotations(square: bool) -> tuple[int, ...]:
 class _Corner:
     """The index region at one quad corner, warped upright, with its search margin."""
 
-    colour: np.ndarray
+    colour: np.ndarray  # BGRA (a colour frame's) or grey
     grey: np.ndarray
     coarse: np.ndarray  # (2N,) best coarse correlation with every tl and br template
     terms: _Terms | None = None  # for matching templates in `grey`, once needed
@@ -310,11 +310,8 @@ def _corners(frame: np.ndarray, quad: np.ndarray, t: Templates, wanted: set[int]
     for k in order:
         colour = warp_card(source, quad[ROLL[k]], t.size_mm, INDEX_PPM, box)
         grey = colour
-        if colour.ndim == 3:
+        if colour.ndim == 3:  # kept in BGRA: the colour pass converts only its crops
             grey = cv2.cvtColor(colour, cv2.COLOR_BGRA2GRAY)
-            # a contiguous copy: the colour pass copies crops of it, which from a view
-            # without the alpha channel cost eight times as much
-            colour = cv2.cvtColor(colour, cv2.COLOR_BGRA2BGR)
         colours.append(colour)
         greys.append(grey)
         windows.append(halve(grey))
@@ -693,7 +690,9 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
                 key = (k, kind, loc)
                 if key not in crops:
                     th, tw = t.index_shape
-                    crop = np.ascontiguousarray(corners[k].colour[loc[1]:loc[1] + th, loc[0]:loc[0] + tw])
+                    # BGR from the BGRA window's crop (a copy of a BGR view of it was 13 us)
+                    crop = cv2.cvtColor(corners[k].colour[loc[1]:loc[1] + th, loc[0]:loc[0] + tw],
+                                        cv2.COLOR_BGRA2BGR)
                     crops[key] = crop.reshape(-1), paper_white(crop)
                 where, mid, d, dd = _pair_cached(t, level, kind, a, b)
                 if where is not None:

@@ -541,7 +541,8 @@ class Recognizer:
             self.local_frames += 1
         else:
             view = self._top_down(gray, H)
-            view = mat_only(view, self.mat.size_mm, ppm, margin, p.mat_inset_mm, 1.3 * max(card_px))
+            view = mat_only(view, self.mat.size_mm, ppm, margin, p.mat_inset_mm, 1.3 * max(card_px),
+                            in_place=True)
             found = masks(view, min(card_px), p.detect)
             self._blank_markers(found, ppm, margin)
             blobs: list[_Box] = []  # the bright mask's blobs, as find_cards outlines them
@@ -630,7 +631,7 @@ class Recognizer:
         for x0, y0, x1, y1 in boxes:
             view[y0:y1, x0:x1] = warp(x0, y0, x1, y1)
         view = mat_only(view, self.mat.size_mm, p.detect_ppm, p.view_margin_mm, p.mat_inset_mm,
-                        1.3 * max(card_px))
+                        1.3 * max(card_px), in_place=True)
         return [np.ascontiguousarray(view[y0:y1, x0:x1]) for x0, y0, x1, y1 in boxes]
 
     def _cards_nearby(self, gray: np.ndarray, H: np.ndarray, redo: list[tuple[int, int, int, int]],
