@@ -372,8 +372,10 @@ def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[n
     # array (a gather by a 200 KB index was 7 % of identify's instructions)
     # (the view as sliding_window_view makes it, without its checks: a tenth of this call)
     sb, sy, sx = images.strides
-    windows = as_strided(images, (b, images.shape[1] - shape[0] + 1, images.shape[2] - shape[1] + 1, *shape),
-                         (sb, sy, sx, sy, sx), writeable=False)
+    view = (b, images.shape[1] - shape[0] + 1, images.shape[2] - shape[1] + 1, *shape), (sb, sy, sx, sy, sx)
+    # (on a contiguous stack, the view made directly: as_strided's wrapping was 4 us of it)
+    windows = np.ndarray(view[0], images.dtype, images, 0, view[1]) if images.flags.c_contiguous \
+        else as_strided(images, *view, writeable=False)
     rows = np.empty(windows.shape, np.float32)
     np.copyto(rows, windows)
     rows = rows.reshape(-1, n)
@@ -506,10 +508,10 @@ def _best_matches(terms: Sequence[_Terms], spectra: Sequence[Sequence[np.ndarray
     den = np.empty((k, ry, rx))
     i = 0
     for tm, spectra_i, norms_i in zip(terms, spectra, norms, strict=True):
-        spread = tm.spread((h, w))
-        for spectrum, norm in zip(spectra_i, norms_i, strict=True):
+        # each template's denominator in one broadcast (the same products as one by one)
+        np.multiply(tm.spread((h, w)), np.array(norms_i)[:, None, None], out=den[i:i + len(norms_i)])
+        for spectrum in spectra_i:
             np.multiply(tm.spectrum, spectrum, out=product[i])
-            np.multiply(spread, norm, out=den[i])
             i += 1
     # two matrix products for the whole stack: over the columns, then over the rows
     part = (product.reshape(k * fh, fw) @ cols).reshape(k, fh, rx)
