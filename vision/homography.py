@@ -180,14 +180,15 @@ def top_down(image: np.ndarray, H: np.ndarray, size_mm: tuple[float, float], px_
 
 
 def mat_only(view: np.ndarray, size_mm: tuple[float, float], ppm: float, margin_mm: float,
-             inset_mm: float, reach_px: float) -> np.ndarray:
+             inset_mm: float, reach_px: float, in_place: bool = False) -> np.ndarray:
     """The top-down view with everything outside the mat's printed area (from `inset_mm`
     inside its edge) replaced by the mat's own edge continued outward.
 
     Why: the table around the mat may be lighter than the mat (light oak, white laminate,
     grey, a checked cloth) and would be taken for cards or hands. The edge is continued
     after a grey opening along it (`reach_px`, more than a card) so that a card lying at
-    the edge does not become a streak across the margin."""
+    the edge does not become a streak across the margin. `in_place`: the margin is
+    written into `view` itself (the same values, without copying the view)."""
     h, w = view.shape[:2]
     x0 = max(0, round((margin_mm + inset_mm) * ppm))
     y0 = max(0, round((margin_mm + inset_mm) * ppm))
@@ -206,8 +207,11 @@ def mat_only(view: np.ndarray, size_mm: tuple[float, float], ppm: float, margin_
 
     top, bottom = opened(inner[0]), opened(inner[-1])
     left, right = opened(inner[:, 0]), opened(inner[:, -1])
-    out = np.empty_like(view)
-    out[y0:y1, x0:x1] = inner
+    if in_place:
+        out = view
+    else:
+        out = np.empty_like(view)
+        out[y0:y1, x0:x1] = inner
     out[:y0, x0:x1] = top
     out[y1:, x0:x1] = bottom
     out[y0:y1, :x0] = left[:, None]

@@ -252,7 +252,7 @@ def rotations(square: bool) -> tuple[int, ...]:
 class _Corner:
     """The index region at one quad corner, warped upright, with its search margin."""
 
-    colour: np.ndarray
+    colour: np.ndarray  # BGRA (a colour frame's) or grey
     grey: np.ndarray
     coarse: np.ndarray  # (2N,) best coarse correlation with every tl and br template
     terms: _Terms | None = None  # for matching templates in `grey`, once needed
@@ -310,9 +310,8 @@ def _corners(frame: np.ndarray, quad: np.ndarray, t: Templates, wanted: set[int]
     for k in order:
         colour = warp_card(source, quad[ROLL[k]], t.size_mm, INDEX_PPM, box)
         grey = colour
-        if colour.ndim == 3:
+        if colour.ndim == 3:  # kept in BGRA: the colour pass converts only its crops
             grey = cv2.cvtColor(colour, cv2.COLOR_BGRA2GRAY)
-            colour = colour[..., :3]
         colours.append(colour)
         greys.append(grey)
         windows.append(halve(grey))
@@ -373,8 +372,10 @@ def window_correlations(images: np.ndarray, flat_templates: np.ndarray | tuple[n
     # array (a gather by a 200 KB index was 7 % of identify's instructions)
     # (the view as sliding_window_view makes it, without its checks: a tenth of this call)
     sb, sy, sx = images.strides
-    windows = as_strided(images, (b, images.shape[1] - shape[0] + 1, images.shape[2] - shape[1] + 1, *shape),
-                         (sb, sy, sx, sy, sx), writeable=False)
+    view = (b, images.shape[1] - shape[0] + 1, images.shape[2] - shape[1] + 1, *shape), (sb, sy, sx, sy, sx)
+    # (on a contiguous stack, the view made directly: as_strided's wrapping was 4 us of it)
+    windows = np.ndarray(view[0], images.dtype, images, 0, view[1]) if images.flags.c_contiguous \
+        else as_strided(images, *view, writeable=False)
     rows = np.empty(windows.shape, np.float32)
     np.copyto(rows, windows)
     rows = rows.reshape(-1, n)
@@ -507,10 +508,10 @@ def _best_matches(terms: Sequence[_Terms], spectra: Sequence[Sequence[np.ndarray
     den = np.empty((k, ry, rx))
     i = 0
     for tm, spectra_i, norms_i in zip(terms, spectra, norms, strict=True):
-        spread = tm.spread((h, w))
-        for spectrum, norm in zip(spectra_i, norms_i, strict=True):
+        # each template's denominator in one broadcast (the same products as one by one)
+        np.multiply(tm.spread((h, w)), np.array(norms_i)[:, None, None], out=den[i:i + len(norms_i)])
+        for spectrum in spectra_i:
             np.multiply(tm.spectrum, spectrum, out=product[i])
-            np.multiply(spread, norm, out=den[i])
             i += 1
     # two matrix products for the whole stack: over the columns, then over the rows
     part = (product.reshape(k * fh, fw) @ cols).reshape(k, fh, rx)
@@ -571,9 +572,11 @@ def _pair_cached(t: Templates, level: int, kind: str, a: int, b: int):
 
 def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
              seen: Sequence[bool] = (True, True, True, True),
-             params: IdentifyParams = IdentifyParams(), prior: Prior | None = None) -> Identity:
+             params: IdentifyParams = IdentifyParams(), prior: Prior | None = None,
+             grey: np.ndarray | None = None) -> Identity:
     """Identify the card inside `quad` (frame pixels, clockwise, as from vision.detect)
-    in a BGR frame (a grey frame works, without the colour pass).
+    in a BGR frame (a grey frame works, without the colour pass). `grey`: the BGR frame
+    as cv2.COLOR_BGR2GRAY makes it, when the caller has it (else it is made here).
 
     seen[i]: whether quad corner i is visible; an index under another card or a hand is
     left out instead of dragging the score down.
@@ -581,7 +584,8 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
     if frame.ndim not in (2, 3):
         raise ValueError(f"identify needs a BGR or grey frame, got shape {frame.shape}")
     quad = np.asarray(quad, np.float32).reshape(4, 2)
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame  # once for both reads
+    if grey is None or frame.ndim == 2:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame  # once for both reads
     ppm, steps = _edge_steps(grey, quad, t.size_mm)
     if params.fit_edges:
         quad = fit_to_edges(quad, _farther(grey, quad, t.size_mm, steps))
@@ -688,7 +692,9 @@ def identify(frame: np.ndarray, quad: np.ndarray, t: Templates,
                 key = (k, kind, loc)
                 if key not in crops:
                     th, tw = t.index_shape
-                    crop = np.ascontiguousarray(corners[k].colour[loc[1]:loc[1] + th, loc[0]:loc[0] + tw])
+                    # BGR from the BGRA window's crop (a copy of a BGR view of it was 13 us)
+                    crop = cv2.cvtColor(corners[k].colour[loc[1]:loc[1] + th, loc[0]:loc[0] + tw],
+                                        cv2.COLOR_BGRA2BGR)
                     crops[key] = crop.reshape(-1), paper_white(crop)
                 where, mid, d, dd = _pair_cached(t, level, kind, a, b)
                 if where is not None:

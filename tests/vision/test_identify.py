@@ -472,7 +472,8 @@ def test_fit_to_edges_in_plain_floats_equals_the_array_form_to_the_bit():
 
 def test_the_index_corners_warped_in_four_channels_equal_the_three_channel_warp(standard):
     """`_corners` warps the frame with an alpha channel added (OpenCV vectorises 4
-    channels, not 3): the colours and greys are the very values of the plain warp."""
+    channels, not 3, and keeps the four for the colour pass to cut its crops from): the
+    colours and greys are the very values of the plain warp."""
     from vision.detect import ROLL
     from vision.identify import _corners
     from vision.templates import INDEX_PPM, MARGIN_MM
@@ -483,7 +484,8 @@ def test_the_index_corners_warped_in_four_channels_equal_the_three_channel_warp(
     found = _corners(frame, corners, standard, {0, 2})
     for k in (0, 2):
         plain = warp_card(frame, corners[ROLL[k]], standard.size_mm, INDEX_PPM, box)
-        assert np.array_equal(found[k].colour, plain)
+        assert found[k].colour.shape[2] == 4
+        assert np.array_equal(found[k].colour[..., :3], plain)
         assert np.array_equal(found[k].grey, cv2.cvtColor(plain, cv2.COLOR_BGR2GRAY))
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     from_grey = _corners(grey, corners, standard, {0, 2})
