@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import multiprocessing as mp
 import queue
 import threading
@@ -224,8 +225,6 @@ class ProcessFeed:
                 self._commands.put(message)
 
     def _read(self) -> None:
-        import numpy as np
-
         frames = self._segments[0]
         full = self._segments[1]
         slot_size = _slot_bytes(self.config)
@@ -251,14 +250,15 @@ class ProcessFeed:
                  status, detail, count, self.camera, captured) = message
                 image = None
                 if slot is not None:
-                    n = int(np.prod(shape))
-                    view = np.ndarray(shape, np.uint8, frames.buf, offset=slot * slot_size)
-                    image = view.copy() if n else None
-                    del view
+                    n = math.prod(shape)
+                    start = slot * slot_size
+                    image = Pixels(bytearray(frames.buf[start:start + n]), shape) if n else None
                     self._free.put(slot)  # copied: the child may write it again
                 big = None
                 if full_shape is not None:
                     if self._keep_full:
+                        import numpy as np  # only while a deck is taught or the lens calibrated
+
                         view = np.ndarray(full_shape, np.uint8, full.buf)
                         big = view.copy()
                         del view
@@ -280,6 +280,50 @@ class ProcessFeed:
         if (status, detail) != (self._status, self._detail):
             self._status, self._detail = status, detail
             self._notify()
+
+
+class Pixels:
+    """A display frame as the parent's reader copied it out of shared memory: its RGB
+    bytes and its (height, width, 3) shape, without numpy. The UI uploads the bytes as
+    they are (`kiosk.widgets`), so the kiosk's process never loads numpy for the camera:
+    8.5 MB of anonymous memory it would hold for good (docs/kiosk.md, "memory").
+
+    Whoever wants an array gets one: `numpy.asarray(pixels)` is a view of the same bytes,
+    and an array's attributes and indexing (`pixels.flags`, `pixels[0, 0]`) are that
+    view's; numpy loads then, in the process that asked."""
+
+    __slots__ = ("data", "shape")
+
+    def __init__(self, data: bytearray, shape: tuple[int, ...]) -> None:
+        if len(data) != math.prod(shape):
+            raise ValueError(f"{len(data)} bytes are not an image of shape {shape}")
+        self.data = data
+        self.shape = tuple(int(v) for v in shape)
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)
+
+    def tobytes(self) -> bytes:
+        return bytes(self.data)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        array = np.frombuffer(self.data, np.uint8).reshape(self.shape)
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def __getitem__(self, key: Any) -> Any:
+        import numpy as np
+
+        return np.asarray(self)[key]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        import numpy as np
+
+        return getattr(np.asarray(self), name)
 
 
 def _release(segments: list[shared_memory.SharedMemory]) -> None:

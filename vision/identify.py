@@ -561,11 +561,15 @@ def _balanced_at(pixels: np.ndarray, paper: np.ndarray, where: np.ndarray) -> np
 
 def _pair_cached(t: Templates, level: int, kind: str, a: int, b: int):
     """Where templates a and b differ (each pixel's three channels), their midpoint and
-    difference there, and the difference's squared length (cached)."""
+    difference there, and the difference's squared length (cached). The places are kept
+    in the smallest unsigned type that holds them (16 bits for every deck's index
+    templates, against numpy's 64): the same values picked, 10 bytes a place instead of 16."""
     key = (level, kind, a, b)
     if key not in t.pairs:
         stack = (t.colour_tl if kind == "tl" else t.colour_br)[level]
         where, mid, d = _pair(white_balance(stack[a]), white_balance(stack[b]), 12)
+        if where is not None:
+            where = where.astype(np.min_scalar_type(stack[a].size - 1))
         t.pairs[key] = where, mid, d, None if d is None else (d * d).sum()
     return t.pairs[key]
 

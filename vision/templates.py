@@ -47,8 +47,9 @@ PAPER_PERCENTILE = 92
 #: again once its cards left the table: unbounded, a Medieval Mastery game's vision
 #: process grew 65 MB in its first minute. 900 frames of it touched 625 pairs, 75 to 140
 #: in any 100 frames; kept to 8 MB (about 80 IDEAL pairs) it works out 0.1 more pairs a
-#: frame than with every pair kept, 0.2 ms each (docs/kiosk.md, "memory").
-PAIRS_KEPT_BYTES = 8 << 20
+#: frame than with every pair kept, 0.2 ms each (docs/kiosk.md, "memory"). Since the
+#: places are kept in 16 bits (identify._pair_cached), the same pairs take 5 MB.
+PAIRS_KEPT_BYTES = 5 << 20
 
 
 #: Blur (Gaussian sigma, mm) of the template sets: a camera over a table blurs the print

@@ -52,11 +52,15 @@ def test_a_camera_frame_shows_the_same_pixels_uploaded_without_a_copy(kiosk_app)
     frozen.flags.writeable = False
     strided = np.ascontiguousarray(np.concatenate([image, image], axis=1))[:, ::2]
     assert isinstance(_pixels(frozen), bytes) and isinstance(_pixels(strided), bytes)
+    from runtime.vision_process import Pixels
+
+    received = Pixels(bytearray(image.tobytes()), image.shape)  # a frame from the recognition process
+    assert _pixels(received) is received.data  # its bytes as they are
     shown = []
-    for picture in (image, frozen, np.ascontiguousarray(strided), strided):
+    for picture in (image, frozen, np.ascontiguousarray(strided), strided, received):
         view = CameraView(size=(64, 36))
         view.shot = Shot(picture, 0, 0.0)
         shown.append(bytes(view._texture.pixels))
     rgba = np.dstack([image, np.full(image.shape[:2], 255, np.uint8)]).tobytes()
-    assert shown[0] == shown[1] == rgba
+    assert shown[0] == shown[1] == shown[4] == rgba
     assert shown[2] == shown[3] == np.dstack([strided, np.full(image.shape[:2], 255, np.uint8)]).tobytes()

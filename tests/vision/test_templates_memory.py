@@ -89,3 +89,19 @@ def test_rows_alike_are_found_a_few_at_a_time_as_over_the_whole_stack():
     for chunk in (1, 7, 16, 64):
         assert np.array_equal(_alike_rows(rows, rows[3], chunk), whole)
     assert set(np.flatnonzero(whole)) == {3, 7}
+
+
+def test_the_pair_cache_keeps_its_places_in_16_bits_and_picks_the_same_values():
+    from vision.identify import _pair, _pair_cached
+    from vision.templates import white_balance
+
+    t = deck_templates("yokir")
+    t.pairs.clear()
+    stack = t.colour_tl[1]
+    where, mid, d, dd = _pair_cached(t, 1, "tl", 0, 1)
+    wide, wide_mid, wide_d = _pair(white_balance(stack[0]), white_balance(stack[1]), 12)
+    assert where.dtype == np.uint16 and wide.dtype == np.intp and len(where) > 0
+    assert np.array_equal(where, wide) and np.array_equal(mid, wide_mid) and np.array_equal(d, wide_d)
+    pixels = stack[2].reshape(-1)
+    assert np.array_equal(pixels[where], pixels[wide])
+    assert t.pairs.nbytes == where.nbytes + mid.nbytes + d.nbytes + dd.nbytes
