@@ -94,8 +94,6 @@ class PipelineParams:
     #: are read, and one reading `fit_min_score` or more is the card.
     fit: bool = True
     fit_tries: int = 3
-    flatten_named: bool = True
-    flatten_fit: float = 0.04
     fit_min_score: float = 0.8
     #: ... or `fit_clear_score` with a lead of `fit_clear_margin` over the next card (a
     #: wide lens's soft picture: cards read 0.72 to 0.8 at their true outline, with leads
@@ -121,8 +119,14 @@ class PipelineParams:
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
     direct_size_tol: float = 0.25
     #: ... and the cards are cut in the table's flattened view (`_flattening`) where
-    #: three whole cards or more agree on the scale.
+    #: three whole cards or more agree on the scale: the cards named, where three are
+    #: (`flatten_named`; the cards agreeing included cuts across two cards, and no
+    #: flattening fitted them), within `flatten_fit` of a card's width at every corner
+    #: (0.04: IDEAL room rows 75, 55, 58, 63 cards; 0.08: 75, 55, 62, 71; standard 54, 39,
+    #: 51, 41 -> 60, 48, 46, 41: a wide lens's frames unstraightened lose 5)
     flatten: bool = True
+    flatten_named: bool = True
+    flatten_fit: float = 0.08
     #: ... and whole cards the deck names are read before the scale is chosen: a named
     #: card is surely one card, while a quad of a card's shape may be two cards or part
     #: of one (IDEAL, typical flaws: whole quads at 0.64, 0.57, 0.47 and 0.86 px/mm, the

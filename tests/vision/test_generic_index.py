@@ -137,5 +137,7 @@ def test_cards_in_a_fan_of_a_deck_never_taught_are_read_by_their_corner_index():
         tally.add(photo, [(c.code, c.corners_px) for c in seen.cards])
         by_index += sum(1 for c in seen.cards if c.code and not c.complete)
     assert tally.wrong == 0
-    assert by_index >= 6
-    assert tally.right >= 10
+    # cam_image44's 9C, 9S and KH were named by their index until the table was
+    # flattened by the named cards (PipelineParams.flatten_named): now cut whole
+    assert by_index >= 5
+    assert tally.right >= 12
