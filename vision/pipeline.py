@@ -119,14 +119,18 @@ class PipelineParams:
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
     direct_size_tol: float = 0.25
     #: ... and the cards are cut in the table's flattened view (`_flattening`) where
-    #: three whole cards or more agree on the scale: the cards named, where three are
-    #: (`flatten_named`; the cards agreeing included cuts across two cards, and no
-    #: flattening fitted them), within `flatten_fit` of a card's width at every corner
-    #: (0.04: IDEAL room rows 75, 55, 58, 63 cards; 0.08: 75, 55, 62, 71; standard 54, 39,
-    #: 51, 41 -> 60, 48, 46, 41: a wide lens's frames unstraightened lose 5)
+    #: three whole cards or more agree on the scale, their corners fitted within
+    #: `flatten_fit_agreeing` of a card's width; else by the cards named, where three are
+    #: (`flatten_named`: the cards agreeing included cuts across two cards, and no
+    #: flattening fitted them), then by those agreeing, within `flatten_fit` (named cards'
+    #: corners in a soft wide-lens frame are 1 to 3 px off). Room rows without a mat:
+    #: IDEAL 75, 55, 58, 63 cards -> 75, 55, 62, 71; standard 54, 39, 51, 41 -> 60, 48, 46,
+    #: 41 (the wide lens unstraightened loses 5). The named cards first everywhere lost
+    #: IDEAL glare 2 cards (a card read through glare or not, cut a pixel apart).
     flatten: bool = True
     flatten_named: bool = True
     flatten_fit: float = 0.08
+    flatten_fit_agreeing: float = 0.04
     #: ... and whole cards the deck names are read before the scale is chosen: a named
     #: card is surely one card, while a quad of a card's shape may be two cards or part
     #: of one (IDEAL, typical flaws: whole quads at 0.64, 0.57, 0.47 and 0.86 px/mm, the
@@ -868,8 +872,13 @@ class Recognizer:
         quads = whole
         sure = [c for c, n in zip(whole_ok, named, strict=True) if n and c.complete] \
             if named is not None and p.flatten_named else []
-        flat = _flattening(sure if len(sure) >= 3 else agreeing, self.size_mm, self._scale, small.shape,
-                           p.flatten_fit) if p.flatten and self._scale is not None else None
+        flat = None
+        if p.flatten and self._scale is not None:
+            flat = _flattening(agreeing, self.size_mm, self._scale, small.shape, p.flatten_fit_agreeing)
+            if flat is None and len(sure) >= 3:
+                flat = _flattening(sure, self.size_mm, self._scale, small.shape, p.flatten_fit)
+            if flat is None:
+                flat = _flattening(agreeing, self.size_mm, self._scale, small.shape, p.flatten_fit)
         if self._scale is not None:
             card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
             if flat is not None:
