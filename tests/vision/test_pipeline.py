@@ -929,22 +929,28 @@ def test_without_a_mat_a_covered_card_the_cut_missed_is_found_on_its_edges():
     assert named[True] == named[False] | {"IP"}
 
 
+def _room_bench_frame(game: str, deck: str, index: int) -> tuple[np.ndarray, set[str]]:
+    """Frame `index` of the room bench's script (seed 2) through the wide lens,
+    unstraightened, in the room, cards on the bare table; and its face-up cards."""
+    import itertools
+
+    from vision.sources.synthetic import TableScript
+
+    mat = get_mat(game)
+    degrade = Degradations.parse("room,lens=wide")
+    camera = SyntheticCamera(mat, deck, 2, size=(1280, 720), degrade=degrade, bare=True)
+    scene = next(itertools.islice(TableScript(mat, deck, 2, degrade).scenes(), index, None))
+    image, truth = camera.render(scene, index / 30.0)
+    return image, {t.code for t in truth.cards if t.face_up}
+
+
 def test_without_a_mat_a_soft_card_is_named_once_its_fitted_outline_is_polished():
     """`PipelineParams.fit_clear_score` and `fit_polish_rounds`: through the wide lens,
     unstraightened, in the room (a scene of the room bench, frame 136), the Yokir card
     RL was cut askew and its fitted rectangle read it below 0.8. Moved a pixel at a time
     while it reads better, it reads RL clearly (0.72 or more, with a wide lead), and
     is named; without the polish, or with 0.8 the only bar, it is not."""
-    import itertools
-
-    from vision.sources.synthetic import TableScript
-
-    mat = get_mat("yokir")
-    degrade = Degradations.parse("room,lens=wide")
-    camera = SyntheticCamera(mat, "yokir", 2, size=(1280, 720), degrade=degrade, bare=True)
-    scene = next(itertools.islice(TableScript(mat, "yokir", 2, degrade).scenes(), 136, None))
-    image, truth = camera.render(scene, 136 / 30.0)
-    face_up = {t.code for t in truth.cards if t.face_up}
+    image, face_up = _room_bench_frame("yokir", "yokir", 136)
     named = {}
     for name, params in (("bar", PipelineParams(fit_clear_score=1.0, fit_polish_rounds=0)),
                          ("unpolished", PipelineParams(fit_polish_rounds=0)), ("now", PipelineParams())):
@@ -959,16 +965,7 @@ def test_without_a_mat_the_table_is_flattened_by_the_named_cards_where_three_are
     (the room bench's frame 170), the whole cards agreeing on the scale included cuts
     across two cards, and no flattening fitted them all; the three named cards alone
     give one, and in it two more cards (UP and US) are cut and read."""
-    import itertools
-
-    from vision.sources.synthetic import TableScript
-
-    mat = get_mat("medieval-mastery")
-    degrade = Degradations.parse("room,lens=wide")
-    camera = SyntheticCamera(mat, "ideal", 2, size=(1280, 720), degrade=degrade, bare=True)
-    scene = next(itertools.islice(TableScript(mat, "ideal", 2, degrade).scenes(), 170, None))
-    image, truth = camera.render(scene, 170 / 30.0)
-    face_up = {t.code for t in truth.cards if t.face_up}
+    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 170)
     named = {}
     for flag in (False, True):
         seen = Recognizer("ideal", None, params=PipelineParams(flatten_named=flag)).see(image)
