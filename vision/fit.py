@@ -50,9 +50,11 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
     `stretches`: factors on the two sides tried (a tilted camera without a flattened
     view shortens a card along the tilt: a landscape IDEAL card 89 px long where its
     scale said 97).
+    `gx`, `gy` may hold several pictures' gradients (h, w, k; `edge_field` of the
+    pictures stacked): a side's change across it is then their sum.
     The best `keep`, (score, corners), best first, none centred within a quarter of the
     short side of a better one."""
-    h, w = gx.shape
+    h, w = gx.shape[:2]
     offs = np.arange(-reach, reach + 1e-9, step)
     grid_x = (centre[0] + offs[None, :]).astype(np.float32) * np.ones((len(offs), 1), np.float32)
     grid_y = (centre[1] + offs[:, None]).astype(np.float32) * np.ones((1, len(offs)), np.float32)
@@ -71,9 +73,12 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
         my = (grid_y[None, None] + o[..., 1, None, None].astype(np.float32)).reshape(-1, len(offs))
         sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-        shape = (4, len(t), len(offs), len(offs))
-        across = np.abs(sx.reshape(shape) * n[:, 0, None, None, None].astype(np.float32)
-                        + sy.reshape(shape) * n[:, 1, None, None, None].astype(np.float32))
+        shape = (4, len(t), len(offs), len(offs), *gx.shape[2:])
+        nx = n[:, 0].astype(np.float32).reshape((4, 1, 1, 1) + (1,) * (gx.ndim - 2))
+        ny = n[:, 1].astype(np.float32).reshape((4, 1, 1, 1) + (1,) * (gx.ndim - 2))
+        across = np.abs(sx.reshape(shape) * nx + sy.reshape(shape) * ny)
+        if gx.ndim == 3:  # several pictures' gradients: their changes across the side add
+            across = across.sum(axis=-1)
         sides = across.mean(axis=1)
         stack = np.sort(sides, axis=0)
         score = stack[1:].sum(axis=0)  # the weakest side left out

@@ -94,6 +94,11 @@ class PipelineParams:
     #: are read, and one reading `fit_min_score` or more is the card.
     fit: bool = True
     fit_tries: int = 3
+    #: ... on the grey view's edges and the table-colour contrast's (`_table_contrast`'s
+    #: first) together: a cream card on light oak has weak grey edges and plain colour ones
+    #: (room rows: standard 60, 48, 46, 41 -> 62, 51, 50, 43 cards; IDEAL 75, 55, 62, 71
+    #: -> 73, 65, 70, 74; yokir +2; Piktas the same)
+    fit_colour: bool = True
     fit_min_score: float = 0.8
     #: ... or `fit_clear_score` with a lead of `fit_clear_margin` over the next card (a
     #: wide lens's soft picture: cards read 0.72 to 0.8 at their true outline, with leads
@@ -913,7 +918,11 @@ class Recognizer:
             if flat is not None:
                 back = np.linalg.inv(flat[0])
                 quads = [_moved(c, back) for c in quads]
-            fitting = (view, flat[0] if flat is not None else None, size)
+            fit_view = view
+            if p.fit_colour and contrasts:  # cream on light oak: weak in grey, plain in colour
+                colour = contrasts[0] if flat is None else to_view(contrasts[0])
+                fit_view = np.dstack([view, colour])
+            fitting = (fit_view, flat[0] if flat is not None else None, size)
         else:
             fitting = None
         ppm = self._scale or 1.0

