@@ -94,11 +94,6 @@ class PipelineParams:
     #: are read, and one reading `fit_min_score` or more is the card.
     fit: bool = True
     fit_tries: int = 3
-    #: ... on the grey view's edges and the table-colour contrast's (`_table_contrast`'s
-    #: first) together: a cream card on light oak has weak grey edges and plain colour ones
-    #: (room rows: standard 60, 48, 46, 41 -> 62, 51, 50, 43 cards; IDEAL 75, 55, 62, 71
-    #: -> 73, 65, 70, 74; yokir +2; Piktas the same)
-    fit_colour: bool = True
     fit_min_score: float = 0.8
     #: ... or `fit_clear_score` with a lead of `fit_clear_margin` over the next card (a
     #: wide lens's soft picture: cards read 0.72 to 0.8 at their true outline, with leads
@@ -109,6 +104,11 @@ class PipelineParams:
     #: not clearly, is moved a little while it reads better (`Recognizer._polished`)
     fit_polish_from: float = 0.55
     fit_polish_rounds: int = 4
+    #: The rectangles are laid on the grey view's edges and the table-colour contrast's
+    #: (`_table_contrast`'s first) together: a cream card on light oak has weak grey edges
+    #: and plain colour ones (room rows: standard 60, 48, 46, 41 -> 62, 51, 50, 43 cards;
+    #: IDEAL 75, 55, 62, 71 -> 73, 65, 70, 74; yokir 236 -> 238; Piktas the same)
+    fit_colour: bool = True
     #: ... searched on a grid of this fraction of the card's short side, at these turns
     #: (degrees) from the cut's, then each of the likeliest refined (`vision.fit.refined`;
     #: a grid twice as coarse and three turns cost 110 ms where this costs 190 on a cold
