@@ -139,3 +139,14 @@ def nudges(corners: np.ndarray, step: float, turn: float = 1.0, stretch: float =
                 moved[i] += push
             out.append(moved)
     return out
+
+
+def shifted(corners: np.ndarray, by: float) -> list[np.ndarray]:
+    """`corners` (a rectangle, 4x2) moved `by` px along each of its sides' directions,
+    either way, and along both diagonals of those: eight rectangles, its own shape, on
+    a ring around it (`nudges` moves it less, and turns and stretches it too)."""
+    u = corners[1] - corners[0]
+    v = corners[3] - corners[0]
+    u = u / max(float(np.linalg.norm(u)), 1e-9)
+    v = v / max(float(np.linalg.norm(v)), 1e-9)
+    return [corners + by * (a * u + b * v) for a, b in itertools.product((-1, 0, 1), repeat=2) if a or b]

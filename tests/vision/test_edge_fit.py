@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.fit import edge_field, fit_rectangles, nudges, rectangle
+from vision.fit import edge_field, fit_rectangles, nudges, rectangle, shifted
 
 
 def _corner_error(a: np.ndarray, b: np.ndarray) -> float:
@@ -102,3 +102,17 @@ def test_a_card_plain_only_in_a_second_picture_is_found_on_the_two_together():
                           40.0, 1.0)
     assert not any(_corner_error(r, card) < 2.0 for _, r in alone)
     assert _corner_error(both[0][1], card) < 2.0
+
+
+def test_shifted_moves_a_rectangle_by_the_same_step_along_its_own_sides_eight_ways():
+    """Along either side's direction and the diagonals between: a ring of eight
+    rectangles around the one given, each its own shape and turn."""
+    r = rectangle((100.0, 80.0), math.radians(30), (60.0, 84.0))
+    moved = shifted(r, 2.0)
+    assert len(moved) == 8
+    u = (r[1] - r[0]) / 60.0
+    v = (r[3] - r[0]) / 84.0
+    steps = sorted((round(float((m - r)[0] @ u), 6), round(float((m - r)[0] @ v), 6)) for m in moved)
+    assert steps == sorted((2.0 * a, 2.0 * b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b)
+    for m in moved:
+        assert np.allclose(m - r, (m - r)[0])  # every corner moved alike: the same rectangle
