@@ -96,6 +96,35 @@ def test_without_a_mat_two_cards_side_by_side_are_two_cards(camera):
     assert sorted(c.code for c in result.cards if c.code) == ["IA", "MT", "PL", "RL", "SM"]
 
 
+@pytest.mark.parametrize("turn", [0.0, 90.0])
+def test_without_a_mat_two_cards_side_by_side_alone_are_named_by_the_halves_of_their_outline(turn):
+    """`PipelineParams.split_pairs`: two cards side by side, and nothing else to give
+    the scale, make one outline of a card's shape at 1.4 times its size, which reads
+    as no card. Its two halves are the two cards: read, they are named, and their size
+    is the scale. Before, neither was named (the room bench's wide lens: a frame of
+    such pairs was cut at a scale 20 % small and lost four cards)."""
+    flaws = Degradations(noise=0.3, blur=0.3, light=0.4)
+    camera = SyntheticCamera(MAT, "yokir", seed=3, size=SIZE, degrade=flaws, bare=True)
+    x, y = MAT.zone("trick").center_mm
+    w = 63.0  # a Yokir card's width, mm
+    if turn:
+        pair = (Placement("RL", (x, y - w / 2), turn), Placement("SM", (x, y + w / 2), turn))
+    else:
+        pair = (Placement("RL", (x - w / 2, y), turn), Placement("SM", (x + w / 2, y), turn))
+    image, truth = camera.render(Scene(MAT, "yokir", pair), 0.0)
+    named = {}
+    for split in (False, True):
+        recognizer = Recognizer("yokir", None, params=PipelineParams(split_pairs=split))
+        named[split] = sorted(c.code for c in recognizer.see(image).cards if c.code)
+    assert named == {False: [], True: ["RL", "SM"]}
+    from vision.detect import short_long
+
+    truly = float(np.mean([np.sqrt(np.prod(short_long(np.asarray(t.corners_px))) / (63.0 * 88.0))
+                           for t in truth.cards]))
+    f = recognizer._direct_f or min(1.0, recognizer.params.direct_width / SIZE[0])  # the frame searched
+    assert recognizer._scale == pytest.approx(truly * f, rel=0.05)  # the scale is the cards' own
+
+
 def test_without_a_mat_each_blob_is_cut_at_the_scale_where_it_lies():
     """A camera tilted over a table without a mat sees near cards larger than far ones;
     the whole cards' own sizes, fitted as a plane over the picture, give each blob its
@@ -913,7 +942,8 @@ def test_without_a_mat_a_covered_card_the_cut_missed_is_found_on_its_edges():
     """`PipelineParams.fit`: IDEAL cards lying landscape in a column, each a third under
     the next, in the room (light oak, a warm lamp, home print, defocus): the cut of the
     middle one's blob missed it, and it went unread. A rectangle of the cards' size laid
-    on the edges near the cut, shortened along the camera's tilt, reads IP."""
+    on the edges near the cut, shortened along the camera's tilt, reads IP. (With
+    `split_pairs` off: the halves of the column's whole outline now name IP first.)"""
     mat = get_mat("medieval-mastery")
     placements = (Placement("SC", (633.0, 150.0), 270.0), Placement("IP", (633.0, 190.0), 270.0),
                   Placement("AP", (633.0, 230.0), 270.0), Placement("KP", (300.0, 300.0), 0.0),
@@ -923,7 +953,7 @@ def test_without_a_mat_a_covered_card_the_cut_missed_is_found_on_its_edges():
     image, _ = camera.render(Scene(mat, "ideal", placements), 0.0)
     named = {}
     for fit in (False, True):
-        seen = Recognizer("ideal", None, params=PipelineParams(fit=fit)).see(image)
+        seen = Recognizer("ideal", None, params=PipelineParams(fit=fit, split_pairs=False)).see(image)
         named[fit] = {c.code for c in seen.cards if c.code}
         assert named[fit] <= {p.code for p in placements}
     assert "IP" not in named[False]
@@ -970,11 +1000,13 @@ def test_without_a_mat_a_card_whose_fitted_outline_reads_weakly_is_named_a_step_
     laid on the edges near it reads it well enough to polish (a card 44 px wide: its
     index is found only within a pixel or two of where its outline puts it). Read again
     2 px away each of eight ways, one of them reads 2C and is polished until it is
-    clear; nothing else changes, and nothing is named wrongly."""
+    clear; nothing else changes, and nothing is named wrongly. (With `split_pairs` off:
+    the halves of the 9H and 2C's whole outline now name them both first.)"""
     image, face_up = _room_bench_frame("yonac", "standard", 272)
     named = {}
     for jitter in (0.0, 2.0):
-        seen = Recognizer("standard", None, params=PipelineParams(fit_jitter=jitter)).see(image)
+        params = PipelineParams(fit_jitter=jitter, split_pairs=False)
+        seen = Recognizer("standard", None, params=params).see(image)
         named[jitter] = {c.code for c in seen.cards if c.code}
         assert named[jitter] <= face_up
     assert named[2.0] == named[0.0] | {"2C"} and "2C" not in named[0.0]
