@@ -157,10 +157,13 @@ class PipelineParams:
     #: ... and, while the scale is not yet known, so are the two halves (across its long
     #: sides) of a whole card not named: two cards side by side make a rectangle of a
     #: card's shape at 1.4 times its size, and its halves named are two cards, whose size
-    #: is the scale. Through the room bench's wide lens, touching pairs were most of
-    #: some frames' whole cards, and the scale came 15 to 30 % small. Room rows without a
-    #: mat: standard 53, 52, 44 -> 60, 61, 58 of 62 (wide, wide unstraightened, @1536x864);
-    #: IDEAL 71, 75, 74 -> 73, 80, 77 of 86, typical 79 -> 83; none wrong.
+    #: is the scale (one half named alone counts where it reads as clearly as a fitted
+    #: rectangle must, `fit_clear_score`: in a real photo a card lying across another,
+    #: their outline's half read KS at 0.60 where a KD lay, and set the scale wrongly).
+    #: Through the room bench's wide lens, touching pairs were most of some frames' whole
+    #: cards, and the scale came 15 to 30 % small. Room rows without a mat: standard 53,
+    #: 52, 44 -> 60, 61, 58 of 62 (wide, wide unstraightened, @1536x864); IDEAL 71, 75 ->
+    #: 71, 80 of 86 (wide, unstraightened), typical 79 -> 83; none wrong.
     split_pairs: bool = True
     #: Without a mat, the whole cards that set the scale are also looked for in the
     #: colour images (`_table_contrast`), not only in the grey frame.
@@ -188,6 +191,16 @@ class PipelineParams:
     #: table 0.22 -> 0.50.
     table_contrast: bool = True
     table_saturation: float = 60.0
+    #: ... and on a table whose grey is `white_table` or more (its median: white laminate
+    #: 229, light oak 184, a checked cloth 172), where no card can be brighter than the
+    #: table, a card in the colour contrasts need differ from the table there by only
+    #: `contrast_min_contrast` (where `detect.min_contrast` asks 28): Piktas's pastel trump
+    #: cards on white laminate (a distance of about 30 on a table of 5) went unfound, 14
+    #: of 128 cards. Everywhere, 18 found 15 more cards in the room rows, lost 15 others
+    #: and named one wrongly; on white tables alone: yokir 49 -> 53 of 53, Piktas 114 ->
+    #: 128 of 128, IDEAL 106 -> 109 of 109.
+    white_table: float = 200.0
+    contrast_min_contrast: float = 18.0
     #: Without a mat, on a checked cloth (a pattern of paper-white squares on a table of
     #: a strong colour, `vision.tables`): the cards are found in the grey frame with the
     #: cloth painted over (the squares touching a card are no part of it), and the colour
@@ -340,6 +353,9 @@ class Recognizer:
         #: the detector's knobs without a mat (`PipelineParams.direct_rel_contrast`)
         self._direct_detect = dataclasses.replace(self.params.detect,
                                                   rel_contrast=self.params.direct_rel_contrast)
+        #: ... and in the colour contrasts (`PipelineParams.contrast_min_contrast`)
+        self._contrast_detect = dataclasses.replace(self._direct_detect,
+                                                    min_contrast=self.params.contrast_min_contrast)
         self.mat = mat
         self.lock = MatLock(mat) if mat is not None else None
         self.tracker = Tracker(locator(mat), self.params.track)
@@ -858,6 +874,8 @@ class Recognizer:
         # on a checked cloth painted over, the colour contrasts show the cloth again
         contrasts = _table_contrast(image, f, p.table_saturation) \
             if p.table_contrast and plain is None else []
+        # on a table nearly white, no card is brighter: the colour contrasts alone show them
+        cd = self._contrast_detect if contrasts and _median_u8(small) >= p.white_table else detect
         rivals: list[CardQuad] = []
         if still:
             whole = _with_outlines(whole, shown, small, f, self.aspect)
@@ -871,8 +889,8 @@ class Recognizer:
                         return self._see_direct_at(image, gray, t, fine)
             if p.scale_contrast and p.scale_named:
                 for other in contrasts:
-                    rivals = _merge_quads(rivals, find_cards(other, self.aspect, None, detect,
-                                                             masks(other, None, detect)), other)
+                    cut_there = find_cards(other, self.aspect, None, cd, masks(other, None, cd))
+                    rivals = _merge_quads(rivals, cut_there, other)
                 rivals = [c for c in rivals if all(_iou(c.corners, k.corners) <= 0.9 for k in whole)]
         # a quad lying in paper (a printed frame, a rectangle across touching cards) is none
         whole_ok = [c for c in whole + rivals if not _inside_bright(c, found.bright)]
@@ -891,10 +909,17 @@ class Recognizer:
                     [c for c in rivals if any(c is k for k in whole_ok)]
             if p.split_pairs and still and self.aspect > 1.0:
                 # two cards side by side make a rectangle of a card's shape: its halves
-                # named are two cards, and the scale is theirs
-                halves = [CardQuad(h, c.support) for c, n in zip(whole_ok, named, strict=True)
-                          if c.complete and not n for h in _halves(c.corners)]
-                halves = [h for h in halves if read(h)]
+                # named are two cards, and the scale is theirs; a half is a card's outline
+                # only where the two cards touch, so one named alone must read clearly
+                halves = []
+                for c, n in zip(whole_ok, named, strict=True):
+                    if c.complete and not n:
+                        pair = [CardQuad(h, c.support) for h in _halves(c.corners)]
+                        ones = [self._identify_crop(image, ((h.corners + 0.5) / f - 0.5).astype(np.float32),
+                                                    h.seen, reads) for h in pair]
+                        both = all(one.known for one in ones)
+                        halves += [h for h, one in zip(pair, ones, strict=True)
+                                   if one.known and (both or self._fit_clear(one))]
                 whole_ok, named, whole = whole_ok + halves, named + [True] * len(halves), whole + halves
         scale, plane, agreeing = _scale_field(whole_ok, self.size_mm, small.shape, named,
                                               cluster_tol=p.scale_cluster)
@@ -935,8 +960,8 @@ class Recognizer:
             cuts = [find_cards(view, self.aspect, size, detect, found_view, memo, self._dark)]
             for other in contrasts:
                 other = to_view(other) if flat is not None else other
-                found_there = masks(other, min(card_px), detect)
-                cuts.append(find_cards(other, self.aspect, size, detect, found_there))
+                found_there = masks(other, min(card_px), cd)
+                cuts.append(find_cards(other, self.aspect, size, cd, found_there))
             cut = _pick_cuts(cuts)
             quads = _merge_quads(in_view, cut, view) if p.outlines else cut
             if p.turned:  # in the flattened view a card is its exact rectangle either way round

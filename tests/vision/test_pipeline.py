@@ -790,7 +790,8 @@ def test_without_a_mat_the_cards_that_set_the_scale_are_looked_for_in_colour_too
     """`PipelineParams.scale_contrast`: IDEAL cards on a white laminate table. In the
     grey frame few cards stand out whole, and the scale came from quads cut askew: 6 of
     9 were named. Whole cards from the colour contrasts too, read before the scale is
-    chosen, name all 9."""
+    chosen, name all 9. (At the colour contrasts' own threshold, `white_table` off: on a
+    white table, cut at a lower one, all 9 are named either way.)"""
     mat = get_mat("medieval-mastery")
     placements = (Placement("TW", (239.0, 250.0), 180.0), Placement("KW", (67.0, 317.0), 90.0),
                   Placement("DP", (283.0, 67.0), 180.0), Placement("AP", (350.0, 67.0), 180.0),
@@ -802,7 +803,8 @@ def test_without_a_mat_the_cards_that_set_the_scale_are_looked_for_in_colour_too
     image, _ = camera.render(Scene(mat, "ideal", placements), 0.0)
     counts = {}
     for contrast in (True, False):
-        seen = Recognizer("ideal", None, params=PipelineParams(scale_contrast=contrast)).see(image)
+        params = PipelineParams(scale_contrast=contrast, white_table=256.0)
+        seen = Recognizer("ideal", None, params=params).see(image)
         codes = [c.code for c in seen.cards if c.code]
         assert set(codes) <= {p.code for p in placements}
         counts[contrast] = len(codes)
@@ -1063,3 +1065,24 @@ def test_without_a_mat_the_table_is_flattened_by_the_named_cards_where_three_are
         named[flag] = {c.code for c in seen.cards if c.code}
         assert named[flag] <= face_up
     assert named[True] == named[False] | {"UP", "US"}
+
+
+def test_without_a_mat_pastel_cards_on_a_white_table_are_cut_from_the_colour_contrast():
+    """`PipelineParams.white_table`: on white laminate no card is brighter than the
+    table, and Piktas's pastel trump cards differ from it in colour by little (a
+    distance of about 30 where the table is 5): at the grey frame's threshold (28 above
+    the table) they went unfound. Cut at `contrast_min_contrast` there, both are named,
+    and nothing is named wrongly."""
+    mat = get_mat("piktas")
+    placements = (Placement("goose", (150.0, 150.0), 0.0), Placement("grain", (450.0, 150.0), 0.0),
+                  Placement("W4", (150.0, 250.0), 0.0), Placement("U3", (300.0, 250.0), 0.0))
+    camera = SyntheticCamera(mat, "piktas", seed=2, size=(1280, 720), degrade=Degradations(table="white"),
+                             bare=True)
+    image, _ = camera.render(Scene(mat, "piktas", placements), 0.0)
+    named = {}
+    for white in (256.0, 200.0):
+        seen = Recognizer("piktas", None, params=PipelineParams(white_table=white)).see(image)
+        named[white] = {c.code for c in seen.cards if c.code}
+        assert named[white] <= {p.code for p in placements}
+    assert {"goose", "grain"} <= named[200.0]
+    assert not {"goose", "grain"} <= named[256.0]
