@@ -164,7 +164,12 @@ class PipelineParams:
     #: cards, and the scale came 15 to 30 % small. Room rows without a mat: standard 53,
     #: 52, 44 -> 60, 61, 58 of 62 (wide, wide unstraightened, @1536x864); IDEAL 71, 75 ->
     #: 71, 80 of 86 (wide, unstraightened), typical 79 -> 83; none wrong.
+    #: ... where the halves' short sides are under `split_pairs_px` frame pixels: two
+    #: cards merge into one outline where their shared edge is a pixel or two wide, small
+    #: cards (the wide lens: 40 to 55 px); a real photo's cards are hundreds of pixels,
+    #: and halving their outlines there cost 50 % more time a photo, untaught.
     split_pairs: bool = True
+    split_pairs_px: float = 120.0
     #: Without a mat, the whole cards that set the scale are also looked for in the
     #: colour images (`_table_contrast`), not only in the grey frame.
     scale_contrast: bool = True
@@ -913,7 +918,7 @@ class Recognizer:
                 # only where the two cards touch, so one named alone must read clearly
                 halves = []
                 for c, n in zip(whole_ok, named, strict=True):
-                    if c.complete and not n:
+                    if c.complete and not n and short_long(c.corners)[1] / 2 < p.split_pairs_px * f:
                         pair = [CardQuad(h, c.support) for h in _halves(c.corners)]
                         ones = [self._identify_crop(image, ((h.corners + 0.5) / f - 0.5).astype(np.float32),
                                                     h.seen, reads) for h in pair]
