@@ -116,6 +116,10 @@ class PipelineParams:
     fit_jitter: float = 2.0
     fit_jitter_from: float = 0.35
     fit_jitter_tries: int = 2
+    #: ... for cards under `fit_jitter_px` frame pixels wide only: on a larger card the
+    #: index's search window spans more than the step (real photos, untaught: 1049 -> 1531
+    #: ms a photo with every card's rectangles read again, no card more)
+    fit_jitter_px: float = 120.0
     #: The rectangles are laid on the grey view's edges and the table-colour contrast's
     #: (`_table_contrast`'s first) together: a cream card on light oak has weak grey edges
     #: and plain colour ones (room rows: standard 60, 48, 46, 41 -> 62, 51, 50, 43 cards;
@@ -1053,7 +1057,8 @@ class Recognizer:
                     identity, corners = self._polished(image, rect, identity, corners, seen, to_px,
                                                        step, reads)
                 elif not self._fit_clear(identity) and identity.score >= p.fit_jitter_from and \
-                        identity.best is not None and not is_back(identity.best):
+                        identity.best is not None and not is_back(identity.best) and \
+                        short / f < p.fit_jitter_px:
                     weak.append((identity.score, tries, rect, seen))
                 if identity.known and self._fit_clear(identity) and \
                         (best is None or identity.score > best[0].score):
