@@ -117,8 +117,9 @@ class PipelineParams:
     fit_jitter_from: float = 0.35
     fit_jitter_tries: int = 2
     #: ... for cards under `fit_jitter_px` frame pixels wide only: on a larger card the
-    #: index's search window spans more than the step (real photos, untaught: 1049 -> 1531
-    #: ms a photo with every card's rectangles read again, no card more)
+    #: index's search window spans more than the step. (Real photos, untaught, 31 of them:
+    #: 896 -> 1175 ms a photo with the re-reads even so, the same 29 cards named: their
+    #: cards are mostly under 120 px. A lower limit is not yet measured.)
     fit_jitter_px: float = 120.0
     #: The rectangles are laid on the grey view's edges and the table-colour contrast's
     #: (`_table_contrast`'s first) together: a cream card on light oak has weak grey edges
@@ -170,8 +171,8 @@ class PipelineParams:
     #: 71, 80 of 86 (wide, unstraightened), typical 79 -> 83; none wrong.
     #: ... where the halves' short sides are under `split_pairs_px` frame pixels: two
     #: cards merge into one outline where their shared edge is a pixel or two wide, small
-    #: cards (the wide lens: 40 to 55 px); a real photo's cards are hundreds of pixels,
-    #: and halving their outlines there cost 50 % more time a photo, untaught.
+    #: cards (the wide lens: 40 to 55 px). (Real photos, untaught, 31 of them: 1138 ->
+    #: 1175 ms a photo with the halving, the same 29 cards named.)
     split_pairs: bool = True
     split_pairs_px: float = 120.0
     #: Without a mat, the whole cards that set the scale are also looked for in the
