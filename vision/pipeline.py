@@ -121,6 +121,17 @@ class PipelineParams:
     #: 896 -> 1175 ms a photo with the re-reads even so, the same 29 cards named: their
     #: cards are mostly under 120 px. A lower limit is not yet measured.)
     fit_jitter_px: float = 120.0
+    #: ... and where cards stay unread after that while `refit_named` whole cards or more
+    #: are named, those cards flatten the table again and the unread are fitted once more
+    #: in that view: the first flattening rests on the few cards named before any was
+    #: fitted, often close together, and far from them it is off.
+    refit: bool = True
+    refit_named: int = 3
+    #: ... and where a named card lies within `fit_neighbour_reach` of a card's long side
+    #: turned otherwise than the cut (beyond `fit_turns`, by quarters), the rectangles
+    #: are also searched turned as it lies: the cut of a card between two named ones in a
+    #: column came 25 degrees askew.
+    fit_neighbour_reach: float = 1.5
     #: The rectangles are laid on the grey view's edges and the table-colour contrast's
     #: (`_table_contrast`'s first) together: a cream card on light oak has weak grey edges
     #: and plain colour ones (room rows: standard 60, 48, 46, 41 -> 62, 51, 50, 43 cards;
@@ -994,6 +1005,8 @@ class Recognizer:
                                    lambda q: q / ppm, reads=reads)
         if p.fit and fitting is not None and any(c.code is None and c.fresh for c in cards):
             cards = self._with_fitted(cards, image, f, ppm, *fitting, reads=reads)
+            if p.refit and any(c.code is None and c.fresh for c in cards):
+                cards = self._refitted(cards, image, small, contrasts, f, ppm, reads)
         if still and p.indices and self.templates.glyphs is not None:
             cards = _with_index_cards(cards, shown, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
@@ -1040,9 +1053,18 @@ class Recognizer:
             angle = math.atan2(side[1], side[0])
             step = max(1.0, short * p.fit_step)
             best, tries, weak = None, 0, []
-            for _, rect in fit_rectangles(gx, gy, (float(centre[0]), float(centre[1])), angle,
-                                          (short, long_), 0.5 * long_, step, keep=p.fit_tries + 2,
-                                          turns=p.fit_turns, stretches=p.fit_stretches):
+            found = fit_rectangles(gx, gy, (float(centre[0]), float(centre[1])), angle, (short, long_),
+                                   0.5 * long_, step, keep=p.fit_tries + 2, turns=p.fit_turns,
+                                   stretches=p.fit_stretches)
+            lined = _neighbour_angle(named, centre, angle, p.fit_neighbour_reach * long_,
+                                     max(map(abs, p.fit_turns)) + 1.0) if p.fit_neighbour_reach else None
+            if lined is not None:
+                # the cut turned the card askew: cards lie as their neighbours do
+                found = sorted(found + fit_rectangles(
+                    gx, gy, (float(centre[0]), float(centre[1])), lined, (short, long_), 0.5 * long_,
+                    step, keep=p.fit_tries + 2, turns=p.fit_turns, stretches=p.fit_stretches),
+                    key=lambda sr: -sr[0])
+            for _, rect in found:
                 if tries == p.fit_tries:
                     break
                 if any(_covers(k, rect.astype(np.float32), 0.5) for k in named):
@@ -1085,6 +1107,32 @@ class Recognizer:
                                 zone_at(self.mat, *ordered_mm.mean(axis=0)), all(seen),
                                 identity.candidates, identity.note, True))
         return out
+
+    def _refitted(self, cards: list[CardSeen], image: np.ndarray, small: np.ndarray,
+                  contrasts: list[np.ndarray], f: float, ppm: float,
+                  reads: dict[tuple, Identity] | None) -> list[CardSeen]:
+        """`_with_fitted` once more for the cards still unread, in the view flattened by
+        every whole card named so far (`refit`); the cards unchanged where fewer than
+        `refit_named` are named or they fit no flattening."""
+        p = self.params
+        named = [CardQuad(((c.corners_px + 0.5) * f - 0.5).astype(np.float32))
+                 for c in cards if c.code is not None and c.complete]
+        if len(named) < p.refit_named or self._scale is None:
+            return cards
+        flat = _flattening(named, self.size_mm, self._scale, small.shape, p.flatten_fit)
+        if flat is None:
+            return cards
+        H, view_size = flat
+
+        def to_view(img: np.ndarray) -> np.ndarray:
+            return cv2.warpPerspective(img, H, view_size, flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+
+        view = to_view(small)
+        if p.fit_colour and contrasts:
+            view = np.dstack([view, to_view(contrasts[0])])
+        card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
+        return self._with_fitted(cards, image, f, ppm, view, H, card_px, reads=reads)
 
     def _clearly_back(self, identity: Identity) -> bool:
         """Was a quad read as the deck's back, as clearly as a card is named?"""
@@ -1828,6 +1876,22 @@ def _flattening(cards: list[CardQuad], size_mm: tuple[float, float], scale: floa
         return None
     H = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]]) @ H
     return H / H[2, 2], (int(np.ceil(size[0])), int(np.ceil(size[1])))
+
+
+def _neighbour_angle(named: list[np.ndarray], centre: np.ndarray, angle: float, reach: float,
+                     apart_deg: float) -> float | None:
+    """The turn (radians) of the named card nearest `centre`, within `reach`, where it
+    differs from `angle` by `apart_deg` degrees or more, quarter turns aside; else None."""
+    near = [(float(np.linalg.norm(q.mean(axis=0) - centre)), q) for q in named]
+    near = [dq for dq in near if dq[0] <= reach]
+    if not near:
+        return None
+    q = min(near, key=lambda dq: dq[0])[1]
+    side = q[1] - q[0]
+    theirs = math.atan2(float(side[1]), float(side[0]))
+    apart = (theirs - angle) % (math.pi / 2)
+    apart = min(apart, math.pi / 2 - apart)
+    return theirs if math.degrees(apart) >= apart_deg else None
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:

@@ -1014,6 +1014,35 @@ def test_without_a_mat_a_card_whose_fitted_outline_reads_weakly_is_named_a_step_
     assert named[2.0] == named[0.0] | {"2C"} and "2C" not in named[0.0]
 
 
+def test_without_a_mat_cards_left_unread_are_fitted_again_in_the_view_the_named_cards_flatten():
+    """`PipelineParams.refit`: through the wide lens, unstraightened, in the room (the
+    room bench's frame 136), the IDEAL SC lies in a column of landscape cards. The first
+    flattening rests on the few cards named before any was fitted, and at the column it
+    is off: no rectangle there reads SC. Flattened again by every whole card named by
+    then, the rectangles fitted there read it; nothing is named wrongly."""
+    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 136)
+    named = {}
+    for refit in (False, True):
+        seen = Recognizer("ideal", None, params=PipelineParams(refit=refit)).see(image)
+        named[refit] = {c.code for c in seen.cards if c.code}
+        assert named[refit] <= face_up
+    assert named[True] == named[False] | {"SC"} and "SC" not in named[False]
+
+
+def test_without_a_mat_a_card_cut_askew_is_fitted_turned_as_its_named_neighbour_lies():
+    """`PipelineParams.fit_neighbour_reach`: in the room bench's frame 187 (wide lens,
+    unstraightened) the IDEAL KW lies between SC and GC in a column, touching both, and
+    its cut came 25 degrees askew: the rectangles laid within a few degrees of the cut
+    missed it. Also laid turned as the named card next to it lies, one reads KW."""
+    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 187)
+    named = {}
+    for reach in (0.0, 1.5):
+        seen = Recognizer("ideal", None, params=PipelineParams(fit_neighbour_reach=reach)).see(image)
+        named[reach] = {c.code for c in seen.cards if c.code}
+        assert named[reach] <= face_up
+    assert named[1.5] == named[0.0] | {"KW"} and "KW" not in named[0.0]
+
+
 def test_without_a_mat_a_card_read_clearly_as_a_back_is_not_searched_again(camera, monkeypatch):
     """A face-down card, cut and read clearly as the deck's back, lies where it was cut:
     the edge fit lays no rectangles around it (they read only the back again, or a face
