@@ -132,6 +132,15 @@ class PipelineParams:
     #: are also searched turned as it lies: the cut of a card between two named ones in a
     #: column came 25 degrees askew.
     fit_neighbour_reach: float = 1.5
+    #: ... and beside each named card, a card's length or width away (and
+    #: `fit_neighbour_gap` of it more) where nothing was cut and the middle differs from
+    #: the table at least `fit_neighbour_contrast` times as much as the named card's does,
+    #: a card is searched for as for an unread one (`Recognizer._with_neighbours`).
+    fit_neighbours: bool = True
+    fit_neighbour_gap: float = 0.03
+    fit_neighbour_contrast: float = 0.5
+    #: ... centred within this much of a card's long side of the place beside it
+    fit_neighbour_search: float = 0.2
     #: The rectangles are laid on the grey view's edges and the table-colour contrast's
     #: (`_table_contrast`'s first) together: a cream card on light oak has weak grey edges
     #: and plain colour ones (room rows: standard 60, 48, 46, 41 -> 62, 51, 50, 43 cards;
@@ -1006,7 +1015,9 @@ class Recognizer:
         if p.fit and fitting is not None and any(c.code is None and c.fresh for c in cards):
             cards = self._with_fitted(cards, image, f, ppm, *fitting, reads=reads)
             if p.refit and any(c.code is None and c.fresh for c in cards):
-                cards = self._refitted(cards, image, small, contrasts, f, ppm, reads)
+                cards, fitting = self._refitted(cards, image, small, contrasts, f, ppm, fitting, reads)
+        if p.fit and p.fit_neighbours and fitting is not None:
+            cards = self._with_neighbours(cards, image, f, ppm, *fitting, reads=reads)
         if still and p.indices and self.templates.glyphs is not None:
             cards = _with_index_cards(cards, shown, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
@@ -1018,11 +1029,11 @@ class Recognizer:
     def _with_fitted(self, cards: list[CardSeen], image: np.ndarray, f: float, ppm: float,
                      view: np.ndarray, H: np.ndarray | None,
                      size: tuple[float, float] | Callable[[float, float], tuple[float, float]],
-                     reads: dict[tuple, Identity] | None = None) -> list[CardSeen]:
+                     reads: dict[tuple, Identity] | None = None, reach: float = 0.5) -> list[CardSeen]:
         """Each unread card, where a card of the deck's size laid on the edges nearby
-        (`vision.fit`, in the view the cards were cut in: flattened where there is one)
-        reads at `fit_min_score` or more, is that card. Its corners under named cards
-        are not seen."""
+        (`vision.fit`, in the view the cards were cut in: flattened where there is one;
+        centred within `reach` of its long side) reads at `fit_min_score` or more, is
+        that card. Its corners under named cards are not seen."""
         p = self.params
 
         def to_view(q: np.ndarray) -> np.ndarray:
@@ -1054,14 +1065,14 @@ class Recognizer:
             step = max(1.0, short * p.fit_step)
             best, tries, weak = None, 0, []
             found = fit_rectangles(gx, gy, (float(centre[0]), float(centre[1])), angle, (short, long_),
-                                   0.5 * long_, step, keep=p.fit_tries + 2, turns=p.fit_turns,
+                                   reach * long_, step, keep=p.fit_tries + 2, turns=p.fit_turns,
                                    stretches=p.fit_stretches)
             lined = _neighbour_angle(named, centre, angle, p.fit_neighbour_reach * long_,
                                      max(map(abs, p.fit_turns)) + 1.0) if p.fit_neighbour_reach else None
             if lined is not None:
                 # the cut turned the card askew: cards lie as their neighbours do
                 found = sorted(found + fit_rectangles(
-                    gx, gy, (float(centre[0]), float(centre[1])), lined, (short, long_), 0.5 * long_,
+                    gx, gy, (float(centre[0]), float(centre[1])), lined, (short, long_), reach * long_,
                     step, keep=p.fit_tries + 2, turns=p.fit_turns, stretches=p.fit_stretches),
                     key=lambda sr: -sr[0])
             for _, rect in found:
@@ -1109,19 +1120,20 @@ class Recognizer:
         return out
 
     def _refitted(self, cards: list[CardSeen], image: np.ndarray, small: np.ndarray,
-                  contrasts: list[np.ndarray], f: float, ppm: float,
-                  reads: dict[tuple, Identity] | None) -> list[CardSeen]:
+                  contrasts: list[np.ndarray], f: float, ppm: float, fitting: tuple,
+                  reads: dict[tuple, Identity] | None) -> tuple[list[CardSeen], tuple]:
         """`_with_fitted` once more for the cards still unread, in the view flattened by
-        every whole card named so far (`refit`); the cards unchanged where fewer than
-        `refit_named` are named or they fit no flattening."""
+        every whole card named so far (`refit`), and that view (view, H, card size); the
+        cards and `fitting` unchanged where fewer than `refit_named` are named or they
+        fit no flattening."""
         p = self.params
         named = [CardQuad(((c.corners_px + 0.5) * f - 0.5).astype(np.float32))
                  for c in cards if c.code is not None and c.complete]
         if len(named) < p.refit_named or self._scale is None:
-            return cards
+            return cards, fitting
         flat = _flattening(named, self.size_mm, self._scale, small.shape, p.flatten_fit)
         if flat is None:
-            return cards
+            return cards, fitting
         H, view_size = flat
 
         def to_view(img: np.ndarray) -> np.ndarray:
@@ -1132,7 +1144,72 @@ class Recognizer:
         if p.fit_colour and contrasts:
             view = np.dstack([view, to_view(contrasts[0])])
         card_px = (self.size_mm[0] * self._scale, self.size_mm[1] * self._scale)
-        return self._with_fitted(cards, image, f, ppm, view, H, card_px, reads=reads)
+        return self._with_fitted(cards, image, f, ppm, view, H, card_px, reads=reads), (view, H, card_px)
+
+    def _with_neighbours(self, cards: list[CardSeen], image: np.ndarray, f: float, ppm: float,
+                         view: np.ndarray, H: np.ndarray | None,
+                         size: tuple[float, float] | Callable[[float, float], tuple[float, float]],
+                         reads: dict[tuple, Identity] | None = None) -> list[CardSeen]:
+        """Cards laid next to named ones that no cut found (a pale card touching a
+        named card, in one blob with it): beside each named card, a card's length
+        or width along each of its sides, where no card was cut and the picture differs
+        from the table about as much as a card does (`fit_neighbours`), `_with_fitted`
+        searches as for an unread card; those it names join."""
+        p = self.params
+        back = None if H is None else np.linalg.inv(H)
+
+        def to_view(q: np.ndarray) -> np.ndarray:
+            q = (np.asarray(q, np.float64) + 0.5) * f - 0.5
+            return q if H is None else cv2.perspectiveTransform(q[None], H)[0]
+
+        def to_px(q: np.ndarray) -> np.ndarray:
+            q = q if back is None else cv2.perspectiveTransform(np.asarray(q, np.float64)[None], back)[0]
+            return ((q + 0.5) / f - 0.5).astype(np.float32)
+
+        named = [to_view(c.corners_px) for c in cards if c.code is not None]
+        taken = [to_view(c.corners_px).astype(np.float32) for c in cards]
+        if not named:
+            return cards
+        if view.ndim == 3:
+            diff = view[..., 1]
+        else:
+            diff = cv2.absdiff(view, np.full_like(view, int(_median_u8(view))))
+        h, w = diff.shape[:2]
+
+        def inside(q: np.ndarray) -> float:
+            """The mean difference from the table over the middle of quad q."""
+            c = q.mean(axis=0)
+            inner = (c + 0.6 * (q - c)).astype(np.int32)
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(mask, inner, 1)
+            n = int(mask.sum())
+            return float(cv2.mean(diff, mask)[0]) if n else 0.0
+
+        seeds = []
+        for q in named:
+            own = inside(q)
+            u, v = q[1] - q[0], q[3] - q[0]
+            for d in (u, -u, v, -v):
+                moved = q + d * (1.0 + p.fit_neighbour_gap)
+                c = moved.mean(axis=0)
+                if not (0 <= c[0] < w and 0 <= c[1] < h):
+                    continue
+                if any(cv2.pointPolygonTest(k, (float(c[0]), float(c[1])), False) >= 0 for k in taken):
+                    continue
+                if any(np.linalg.norm(s.mean(axis=0) - c) < 0.5 * min(np.linalg.norm(u), np.linalg.norm(v))
+                       for s in seeds):
+                    continue
+                if inside(moved) < p.fit_neighbour_contrast * own:
+                    continue
+                seeds.append(moved)
+        if not seeds:
+            return cards
+        fakes = [CardSeen(to_px(s), to_px(s) / ppm, None, 0.0, 0.0, zone_at(self.mat, 0.0, 0.0))
+                 for s in seeds]
+        known = [c for c in cards if c.code is not None]  # the unread were searched already
+        found = self._with_fitted(known + fakes, image, f, ppm, view, H, size, reads=reads,
+                                  reach=p.fit_neighbour_search)
+        return cards + [c for c in found[len(known):] if c.code is not None]
 
     def _clearly_back(self, identity: Identity) -> bool:
         """Was a quad read as the deck's back, as clearly as a card is named?"""

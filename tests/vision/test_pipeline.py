@@ -1043,6 +1043,40 @@ def test_without_a_mat_a_card_cut_askew_is_fitted_turned_as_its_named_neighbour_
     assert named[1.5] == named[0.0] | {"KW"} and "KW" not in named[0.0]
 
 
+def test_without_a_mat_a_card_no_cut_found_is_searched_for_beside_a_named_card():
+    """`PipelineParams.fit_neighbours`: in the room bench's frame 306 (wide lens,
+    unstraightened) the IDEAL IP lies in a column against a named card, and no cut
+    outlines it at all, so there is no unread card to fit. Searched for a card's width
+    beside the named card, where the picture differs from the table as a card does, it
+    is named; nothing is named wrongly."""
+    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 306)
+    named = {}
+    for on in (False, True):
+        seen = Recognizer("ideal", None, params=PipelineParams(fit_neighbours=on)).see(image)
+        named[on] = {c.code for c in seen.cards if c.code}
+        assert named[on] <= face_up
+    assert named[True] == named[False] | {"IP"} and "IP" not in named[False]
+
+
+def test_without_a_mat_nothing_is_searched_for_beside_a_card_on_bare_table(camera, monkeypatch):
+    """Beside a lone named card lies only table: no place there differs from the table
+    as much as half the card does, so no search is made (each costs reads)."""
+    import vision.pipeline as vp
+
+    image, _ = camera.render(Scene(MAT, "yokir", (place("MT", "play-0"),)), 0.0)
+    searched = []
+    real = vp.Recognizer._with_fitted
+
+    def spy(self, cards, *args, **kwargs):
+        searched.append(len(cards))
+        return real(self, cards, *args, **kwargs)
+
+    monkeypatch.setattr(vp.Recognizer, "_with_fitted", spy)
+    seen = Recognizer("yokir", None).see(image)
+    assert [c.code for c in seen.cards] == ["MT"]
+    assert searched == []
+
+
 def test_without_a_mat_a_card_read_clearly_as_a_back_is_not_searched_again(camera, monkeypatch):
     """A face-down card, cut and read clearly as the deck's back, lies where it was cut:
     the edge fit lays no rectangles around it (they read only the back again, or a face
