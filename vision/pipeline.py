@@ -141,6 +141,12 @@ class PipelineParams:
     fit_neighbour_contrast: float = 0.5
     #: ... centred within this much of a card's long side of the place beside it
     fit_neighbour_search: float = 0.2
+    #: Without a mat, a card left unread where a quad in the same place (IoU at least
+    #: `keep_clear_iou`, over no named card by more than `keep_clear_named`) was read
+    #: clearly this frame (`Recognizer._with_clear_reads`) is the card read there.
+    keep_clear_reads: bool = True
+    keep_clear_iou: float = 0.6
+    keep_clear_named: float = 0.3
     #: The rectangles are laid on the grey view's edges and the table-colour contrast's
     #: (`_table_contrast`'s first) together: a cream card on light oak has weak grey edges
     #: and plain colour ones (room rows: standard 60, 48, 46, 41 -> 62, 51, 50, 43 cards;
@@ -1018,6 +1024,8 @@ class Recognizer:
                 cards, fitting = self._refitted(cards, image, small, contrasts, f, ppm, fitting, reads)
         if p.fit and p.fit_neighbours and fitting is not None:
             cards = self._with_neighbours(cards, image, f, ppm, *fitting, reads=reads)
+        if p.keep_clear_reads:
+            cards = self._with_clear_reads(cards, reads, f, ppm)
         if still and p.indices and self.templates.glyphs is not None:
             cards = _with_index_cards(cards, shown, self.templates.glyphs, p.index, self.prior,
                                       lambda q: ((q + 0.5) * f - 0.5) / ppm)
@@ -1210,6 +1218,40 @@ class Recognizer:
         found = self._with_fitted(known + fakes, image, f, ppm, view, H, size, reads=reads,
                                   reach=p.fit_neighbour_search)
         return cards + [c for c in found[len(known):] if c.code is not None]
+
+    def _with_clear_reads(self, cards: list[CardSeen], reads: dict[tuple, Identity], f: float,
+                          ppm: float) -> list[CardSeen]:
+        """An unread card where this frame read a quad in the same place (`_iou` at
+        least `keep_clear_iou`) clearly as a card named nowhere else (`_fit_clear`) is that
+        card: a card's outline moved through the flattened view and back, or turned, may
+        read worse than the quad first read (the halves of two cards' outline)."""
+        p = self.params
+        unread = [i for i, c in enumerate(cards) if c.code is None and c.fresh]
+        if not unread or not reads:
+            return cards
+        taken = {c.code for c in cards if c.code is not None}
+        named = [c.corners_px for c in cards if c.code is not None]
+        best: dict[int, tuple[Identity, np.ndarray, tuple[bool, ...]]] = {}
+        for (corners, seen), one in reads.items():
+            if not one.known or is_back(one.code) or one.code in taken or not self._fit_clear(one):
+                continue
+            q = np.frombuffer(corners, np.float32).reshape(4, 2)
+            if any(_covers(k, q, p.keep_clear_named) for k in named):
+                continue
+            for i in unread:
+                if _iou(cards[i].corners_px, q) >= p.keep_clear_iou and \
+                        (i not in best or one.score > best[i][0].score):
+                    best[i] = (one, q, seen)
+        out, used = list(cards), set()
+        for i, (one, q, seen) in sorted(best.items(), key=lambda kv: -kv[1][0].score):
+            if one.code in used:
+                continue
+            used.add(one.code)
+            px = q[ROLL[one.rotation]]
+            mm = (((px + 0.5) * f - 0.5) / ppm).astype(np.float32)
+            out[i] = CardSeen(px, mm, one.code, one.score, one.margin, zone_at(self.mat, *mm.mean(axis=0)),
+                              all(seen), one.candidates, one.note, True)
+        return out
 
     def _clearly_back(self, identity: Identity) -> bool:
         """Was a quad read as the deck's back, as clearly as a card is named?"""

@@ -1077,6 +1077,37 @@ def test_without_a_mat_nothing_is_searched_for_beside_a_card_on_bare_table(camer
     assert searched == []
 
 
+def test_without_a_mat_an_unread_card_keeps_a_clear_reading_made_in_its_place_this_frame():
+    """`Recognizer._with_clear_reads`: a quad read clearly this frame (the half of two
+    cards' outline, read 9H at 0.92 in a room bench frame at 1536x864) that ends up
+    unread, once moved through the flattened view and back, is the card read there. Not
+    where the reading was weak, where the card is named elsewhere, or where the quad
+    lies over a named card."""
+    from vision.identify import Identity
+    from vision.pipeline import CardSeen
+    from vision.zones import TABLE
+
+    def card(x: float, code: str | None = None) -> CardSeen:
+        q = np.array([[x, 0], [x + 40, 0], [x + 40, 56], [x, 56]], np.float32) + 100
+        return CardSeen(q, q, code, 0.9 if code else 0.0, 0.3 if code else 0.0, TABLE)
+
+    def read(x: float, code: str, score: float, margin: float) -> tuple[tuple, Identity]:
+        q = (np.array([[x, 0], [x + 40, 0], [x + 40, 56], [x, 56]], np.float32) + 101).astype(np.float32)
+        one = Identity(code=code, score=score, margin=margin, rotation=1, corners=q, best=code)
+        return (q.tobytes(), (True,) * 4), one
+
+    recognizer = Recognizer("standard", None)
+    cards = [card(0, "2C"), card(100), card(200), card(300), card(400)]
+    reads = dict([read(100, "9H", 0.92, 0.16),   # clear: kept
+                  read(200, "4D", 0.60, 0.02),   # weak: not
+                  read(300, "2C", 0.95, 0.30),   # 2C is named already: not
+                  read(20, "7S", 0.95, 0.30)])   # over the named 2C: not
+    out = recognizer._with_clear_reads(cards, reads, 1.0, 1.0)
+    assert [c.code for c in out] == ["2C", "9H", None, None, None]
+    kept = out[1]
+    assert kept.confidence == 0.92 and np.allclose(kept.corners_px[0], [241, 101])  # from the top-left read
+
+
 def test_without_a_mat_a_card_read_clearly_as_a_back_is_not_searched_again(camera, monkeypatch):
     """A face-down card, cut and read clearly as the deck's back, lies where it was cut:
     the edge fit lays no rectangles around it (they read only the back again, or a face
