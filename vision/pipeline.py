@@ -132,6 +132,14 @@ class PipelineParams:
     #: are also searched turned as it lies: the cut of a card between two named ones in a
     #: column came 25 degrees askew.
     fit_neighbour_reach: float = 1.5
+    #: ... and cards still unread after that, once more with their sides stretched by
+    #: these (a card lifted or far from the named cards that flatten the view is
+    #: foreshortened more than `fit_stretches` allow: 53 by 63 px where its scale said 64
+    #: by 75); tried only then, as more stretches among the first lost other cards.
+    fit_stretches_again: tuple[tuple[float, float], ...] = ((1.0, 0.85), (0.85, 1.0), (1.0, 1.16),
+                                                            (1.16, 1.0))
+    fit_tries_again: int = 3
+    fit_px_again: float = 70.0
     #: ... and beside each named card, a card's length or width away (and
     #: `fit_neighbour_gap` of it more) where nothing was cut and the middle differs from
     #: the table at least `fit_neighbour_contrast` times as much as the named card's does,
@@ -1022,6 +1030,9 @@ class Recognizer:
             cards = self._with_fitted(cards, image, f, ppm, *fitting, reads=reads)
             if p.refit and any(c.code is None and c.fresh for c in cards):
                 cards, fitting = self._refitted(cards, image, small, contrasts, f, ppm, fitting, reads)
+            if p.fit_stretches_again and any(c.code is None and c.fresh for c in cards):
+                cards = self._with_fitted(cards, image, f, ppm, *fitting, reads=reads,
+                                          stretches=p.fit_stretches_again, again=p.fit_tries_again)
         if p.fit and p.fit_neighbours and fitting is not None:
             cards = self._with_neighbours(cards, image, f, ppm, *fitting, reads=reads)
         if p.keep_clear_reads:
@@ -1037,11 +1048,15 @@ class Recognizer:
     def _with_fitted(self, cards: list[CardSeen], image: np.ndarray, f: float, ppm: float,
                      view: np.ndarray, H: np.ndarray | None,
                      size: tuple[float, float] | Callable[[float, float], tuple[float, float]],
-                     reads: dict[tuple, Identity] | None = None, reach: float = 0.5) -> list[CardSeen]:
+                     reads: dict[tuple, Identity] | None = None, reach: float = 0.5,
+                     stretches: tuple[tuple[float, float], ...] = (), again: int | None = None
+                     ) -> list[CardSeen]:
         """Each unread card, where a card of the deck's size laid on the edges nearby
         (`vision.fit`, in the view the cards were cut in: flattened where there is one;
-        centred within `reach` of its long side) reads at `fit_min_score` or more, is
-        that card. Its corners under named cards are not seen."""
+        centred within `reach` of its long side, its sides stretched by `stretches`, else
+        `fit_stretches`) reads at `fit_min_score` or more, is that card. Its corners under
+        named cards are not seen. `again`: a search once more, of this many rectangles
+        (else `fit_tries`), none read again moved (`fit_jitter`)."""
         p = self.params
 
         def to_view(q: np.ndarray) -> np.ndarray:
@@ -1068,23 +1083,26 @@ class Recognizer:
             centre = q.mean(axis=0)
             here = size(*centre) if callable(size) else size
             short, long_ = min(here), max(here)
+            if again is not None and short / f >= p.fit_px_again:
+                out.append(c)
+                continue
             side = q[1] - q[0]
             angle = math.atan2(side[1], side[0])
             step = max(1.0, short * p.fit_step)
             best, tries, weak = None, 0, []
             found = fit_rectangles(gx, gy, (float(centre[0]), float(centre[1])), angle, (short, long_),
                                    reach * long_, step, keep=p.fit_tries + 2, turns=p.fit_turns,
-                                   stretches=p.fit_stretches)
+                                   stretches=stretches or p.fit_stretches)
             lined = _neighbour_angle(named, centre, angle, p.fit_neighbour_reach * long_,
                                      max(map(abs, p.fit_turns)) + 1.0) if p.fit_neighbour_reach else None
             if lined is not None:
                 # the cut turned the card askew: cards lie as their neighbours do
                 found = sorted(found + fit_rectangles(
                     gx, gy, (float(centre[0]), float(centre[1])), lined, (short, long_), reach * long_,
-                    step, keep=p.fit_tries + 2, turns=p.fit_turns, stretches=p.fit_stretches),
+                    step, keep=p.fit_tries + 2, turns=p.fit_turns, stretches=stretches or p.fit_stretches),
                     key=lambda sr: -sr[0])
             for _, rect in found:
-                if tries == p.fit_tries:
+                if tries == (p.fit_tries if again is None else again):
                     break
                 if any(_covers(k, rect.astype(np.float32), 0.5) for k in named):
                     continue  # a named card itself

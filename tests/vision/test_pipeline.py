@@ -1108,6 +1108,20 @@ def test_without_a_mat_an_unread_card_keeps_a_clear_reading_made_in_its_place_th
     assert kept.confidence == 0.92 and np.allclose(kept.corners_px[0], [241, 101])  # from the top-left read
 
 
+def test_without_a_mat_a_card_still_unread_is_fitted_once_more_stretched_further():
+    """`PipelineParams.fit_stretches_again`: in the room bench's frame 204 (wide lens,
+    unstraightened) an arm lies across a column of IDEAL cards, and SC, a sixth of it
+    under the arm, is foreshortened beyond the stretches of the first search. Searched
+    once more, its sides stretched further, it is named; nothing is named wrongly."""
+    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 204)
+    named = {}
+    for again in ((), PipelineParams().fit_stretches_again):
+        seen = Recognizer("ideal", None, params=PipelineParams(fit_stretches_again=again)).see(image)
+        named[again] = {c.code for c in seen.cards if c.code}
+        assert named[again] <= face_up
+    assert named[PipelineParams().fit_stretches_again] == named[()] | {"SC"} and "SC" not in named[()]
+
+
 def test_without_a_mat_a_card_read_clearly_as_a_back_is_not_searched_again(camera, monkeypatch):
     """A face-down card, cut and read clearly as the deck's back, lies where it was cut:
     the edge fit lays no rectangles around it (they read only the back again, or a face
