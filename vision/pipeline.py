@@ -152,6 +152,12 @@ class PipelineParams:
     #: Without a mat, a card left unread where a quad in the same place (IoU at least
     #: `keep_clear_iou`, over no named card by more than `keep_clear_named`) was read
     #: clearly this frame (`Recognizer._with_clear_reads`) is the card read there.
+    #: Without a mat, blobs of the bright mask that no card found covers, from
+    #: `fit_blob_area` of a card's area to a card and a fifth, are searched as unread
+    #: cards (`Recognizer._with_blobs`): a card partly under a hand makes one blob with
+    #: it, and no quad.
+    fit_blobs: bool = True
+    fit_blob_area: float = 0.4
     keep_clear_reads: bool = True
     keep_clear_iou: float = 0.6
     keep_clear_named: float = 0.3
@@ -1035,6 +1041,8 @@ class Recognizer:
                                           stretches=p.fit_stretches_again, again=p.fit_tries_again)
         if p.fit and p.fit_neighbours and fitting is not None:
             cards = self._with_neighbours(cards, image, f, ppm, *fitting, reads=reads)
+        if p.fit and p.fit_blobs and fitting is not None:
+            cards = self._with_blobs(cards, image, f, ppm, found.bright, fitting, reads)
         if p.keep_clear_reads:
             cards = self._with_clear_reads(cards, reads, f, ppm)
         if still and p.indices and self.templates.glyphs is not None:
@@ -1235,6 +1243,44 @@ class Recognizer:
         known = [c for c in cards if c.code is not None]  # the unread were searched already
         found = self._with_fitted(known + fakes, image, f, ppm, view, H, size, reads=reads,
                                   reach=p.fit_neighbour_search)
+        return cards + [c for c in found[len(known):] if c.code is not None]
+
+    def _with_blobs(self, cards: list[CardSeen], image: np.ndarray, f: float, ppm: float,
+                    bright: np.ndarray, fitting: tuple, reads: dict[tuple, Identity] | None
+                    ) -> list[CardSeen]:
+        """Cards no cut found where the picture shows paper: a card partly under a hand
+        makes one blob with it, and no quad. Each blob of the bright mask that no card
+        found covers, `fit_blob_area` of a card's area or more (and no more than a card
+        and a fifth), not a sliver, is searched by `_with_fitted` as an unread card lying
+        there; those it names join."""
+        p = self.params
+        if self._scale is None:
+            return cards
+        scale = self._scale
+        short, long_ = min(self.size_mm) * scale, max(self.size_mm) * scale
+        free = bright.copy()
+        for c in cards:
+            q = ((c.corners_px + 0.5) * f - 0.5).astype(np.int32)
+            cv2.fillConvexPoly(free, q, 0)
+        free = cv2.morphologyEx(free, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, centres = cv2.connectedComponentsWithStats(free, connectivity=8)
+        fakes = []
+        for k in range(1, n):
+            area = stats[k, cv2.CC_STAT_AREA]
+            if not p.fit_blob_area * short * long_ <= area <= 1.2 * short * long_:
+                continue
+            points = np.column_stack(np.nonzero(labels == k)[::-1]).astype(np.float32)
+            _, (w, h), angle = cv2.minAreaRect(points)
+            if min(w, h) < 0.4 * short:
+                continue
+            turn = math.radians(angle) + (0.0 if w <= h else math.pi / 2)
+            rect = _rect_at((float(centres[k][0]), float(centres[k][1])), turn, (short, long_))
+            px = ((rect + 0.5) / f - 0.5).astype(np.float32)
+            fakes.append(CardSeen(px, px / ppm, None, 0.0, 0.0, zone_at(self.mat, 0.0, 0.0)))
+        if not fakes:
+            return cards
+        known = [c for c in cards if c.code is not None]
+        found = self._with_fitted(known + fakes, image, f, ppm, *fitting, reads=reads)
         return cards + [c for c in found[len(known):] if c.code is not None]
 
     def _with_clear_reads(self, cards: list[CardSeen], reads: dict[tuple, Identity], f: float,
@@ -2013,6 +2059,15 @@ def _flattening(cards: list[CardQuad], size_mm: tuple[float, float], scale: floa
         return None
     H = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]]) @ H
     return H / H[2, 2], (int(np.ceil(size[0])), int(np.ceil(size[1])))
+
+
+def _rect_at(centre: tuple[float, float], angle: float, size: tuple[float, float]) -> np.ndarray:
+    """The corners (4, 2) of a rectangle of `size` (first side, second) centred at
+    `centre`, its first side turned `angle` radians, clockwise in image coordinates."""
+    c, s = math.cos(angle), math.sin(angle)
+    u, v = np.array([c, s]) * size[0] / 2, np.array([-s, c]) * size[1] / 2
+    m = np.asarray(centre, np.float64)
+    return np.array([m - u - v, m + u - v, m + u + v, m - u + v], np.float32)
 
 
 def _neighbour_angle(named: list[np.ndarray], centre: np.ndarray, angle: float, reach: float,

@@ -962,15 +962,17 @@ def test_without_a_mat_a_covered_card_the_cut_missed_is_found_on_its_edges():
     assert named[True] == named[False] | {"IP"}
 
 
-def _room_bench_frame(game: str, deck: str, index: int) -> tuple[np.ndarray, set[str]]:
+def _room_bench_frame(game: str, deck: str, index: int, condition: str = "room,lens=wide"
+                      ) -> tuple[np.ndarray, set[str]]:
     """Frame `index` of the room bench's script (seed 2) through the wide lens,
-    unstraightened, in the room, cards on the bare table; and its face-up cards."""
+    unstraightened, in the room (or under `condition`), cards on the bare table; and its
+    face-up cards."""
     import itertools
 
     from vision.sources.synthetic import TableScript
 
     mat = get_mat(game)
-    degrade = Degradations.parse("room,lens=wide")
+    degrade = Degradations.parse(condition)
     camera = SyntheticCamera(mat, deck, 2, size=(1280, 720), degrade=degrade, bare=True)
     scene = next(itertools.islice(TableScript(mat, deck, 2, degrade).scenes(), index, None))
     image, truth = camera.render(scene, index / 30.0)
@@ -1003,11 +1005,12 @@ def test_without_a_mat_a_card_whose_fitted_outline_reads_weakly_is_named_a_step_
     index is found only within a pixel or two of where its outline puts it). Read again
     2 px away each of eight ways, one of them reads 2C and is polished until it is
     clear; nothing else changes, and nothing is named wrongly. (With `split_pairs` off:
-    the halves of the 9H and 2C's whole outline now name them both first.)"""
+    the halves of the 9H and 2C's whole outline now name them both first; and without
+    the last search, stretched further, which reads it again moved too.)"""
     image, face_up = _room_bench_frame("yonac", "standard", 272)
     named = {}
     for jitter in (0.0, 2.0):
-        params = PipelineParams(fit_jitter=jitter, split_pairs=False)
+        params = PipelineParams(fit_jitter=jitter, split_pairs=False, fit_stretches_again=())
         seen = Recognizer("standard", None, params=params).see(image)
         named[jitter] = {c.code for c in seen.cards if c.code}
         assert named[jitter] <= face_up
@@ -1120,6 +1123,20 @@ def test_without_a_mat_a_card_still_unread_is_fitted_once_more_stretched_further
         named[again] = {c.code for c in seen.cards if c.code}
         assert named[again] <= face_up
     assert named[PipelineParams().fit_stretches_again] == named[()] | {"SC"} and "SC" not in named[()]
+
+
+def test_without_a_mat_a_card_no_cut_found_is_searched_for_where_its_paper_shows():
+    """`PipelineParams.fit_blobs`: under the typical camera's flaws (the room bench's
+    frame 323) the IDEAL IP lies between SC and AP in a column, and no cut outlines it:
+    its paper makes a blob of the bright mask that no card found covers. Searched as an
+    unread card lying there, it is named; nothing is named wrongly."""
+    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 323, "typical")
+    named = {}
+    for on in (False, True):
+        seen = Recognizer("ideal", None, params=PipelineParams(fit_blobs=on)).see(image)
+        named[on] = {c.code for c in seen.cards if c.code}
+        assert named[on] <= face_up
+    assert named[True] - named[False] == {"IP"} and named[False] <= named[True]
 
 
 def test_without_a_mat_a_card_read_clearly_as_a_back_is_not_searched_again(camera, monkeypatch):
