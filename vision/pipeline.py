@@ -135,9 +135,11 @@ class PipelineParams:
     #: ... and cards still unread after that, once more with their sides stretched by
     #: these (a card lifted or far from the named cards that flatten the view is
     #: foreshortened more than `fit_stretches` allow: 53 by 63 px where its scale said 64
-    #: by 75); tried only then, as more stretches among the first lost other cards.
+    #: by 75; an IDEAL card 50 by 60 where the scale said 45 by 62: its long side
+    #: foreshortened, its short side not); tried only then, as more stretches among the
+    #: first lost other cards.
     fit_stretches_again: tuple[tuple[float, float], ...] = ((1.0, 0.85), (0.85, 1.0), (1.0, 1.16),
-                                                            (1.16, 1.0))
+                                                            (1.16, 1.0), (1.1, 0.95), (0.95, 1.1))
     fit_tries_again: int = 3
     fit_px_again: float = 70.0
     #: ... and beside each named card, a card's length or width away (and
