@@ -160,6 +160,15 @@ class PipelineParams:
     #: it, and no quad.
     fit_blobs: bool = True
     fit_blob_area: float = 0.4
+    #: Without a mat, a fitted rectangle's corner under a hand (under `fit_paper_seen`
+    #: of the bright mask near it inside the rectangle shows paper) is not seen, as one
+    #: under a named card is not, where `fit_paper_corners` of the named cards' corners
+    #: show paper in this frame (pastel cards printed to their edges do not), and the
+    #: reading so counts only at `fit_min_score`: read from one index, a SC under a
+    #: neighbour read TW at 0.72 with a lead of 0.16, where the yokir ST under a hand read
+    #: 0.965 with 0.38 and was unread before (0.64 from both indices).
+    fit_paper_seen: float = 0.3
+    fit_paper_corners: float = 0.75
     keep_clear_reads: bool = True
     keep_clear_iou: float = 0.6
     keep_clear_named: float = 0.3
@@ -417,6 +426,7 @@ class Recognizer:
         self._markers_frame = -(10**9)
         self._markers_full = False  # markers too small for the half-size search
         self._scale: float | None = None  # without a mat: detection pixels per mm
+        self._paper: np.ndarray | None = None  # without a mat: this frame's bright mask
         self._direct_f: float | None = None  # ... and the detection image's size, once chosen
         self._frame = -1
         self.identifications = 0  # how many times identify() ran (for the benchmark)
@@ -921,6 +931,7 @@ class Recognizer:
             small, shown = plain
         detect = self._direct_detect
         found = masks(small, self._scale * min(self.size_mm) if self._scale else None, detect)
+        self._paper = found.bright
         whole = find_cards(small, self.aspect, None, detect, found)
         still = self._scale is None and p.outlines
         # on a checked cloth painted over, the colour contrasts show the cloth again
@@ -1083,6 +1094,7 @@ class Recognizer:
         # a card read clearly as a back lies face down where it was cut: nothing to search
         backs = [card for _, card, known in self._last_cards.values() if self._clearly_back(known.identity)]
         gx, gy = edge_field(view)
+        paper = p.fit_paper_seen > 0 and self._paper is not None and self._corners_show_paper(cards, f)
         out = []
         for c in cards:
             # (an unknown replayed was searched for then)
@@ -1121,8 +1133,15 @@ class Recognizer:
                 seen = tuple(not any(cv2.pointPolygonTest(k, (float(x), float(y)), False) > 0
                                      for k in named) for x, y in rect)
                 corners = to_px(rect)
-                identity = self._identify_crop(image, corners, seen, reads)
+                bare = _paper_seen(seen, corners, self._paper, f, 0.12 * short / f, p.fit_paper_seen) \
+                    if paper else seen
+                identity = self._identify_crop(image, corners, bare, reads)
                 self.identifications += 1
+                if bare != seen and identity.known and identity.score >= p.fit_min_score:
+                    seen = bare  # read from the indices in view alone, and surely
+                elif bare != seen:
+                    identity = self._identify_crop(image, corners, seen, reads)
+                    self.identifications += 1
                 if self._fit_polishable(identity):
                     identity, corners = self._polished(image, rect, identity, corners, seen, to_px,
                                                        step, reads)
@@ -1284,6 +1303,21 @@ class Recognizer:
         known = [c for c in cards if c.code is not None]
         found = self._with_fitted(known + fakes, image, f, ppm, *fitting, reads=reads)
         return cards + [c for c in found[len(known):] if c.code is not None]
+
+    def _corners_show_paper(self, cards: list[CardSeen], f: float) -> bool:
+        """Do the named cards' corners show paper in this frame's bright mask (at least
+        `fit_paper_corners` of them, of two cards or more)? Pastel cards printed to their
+        edges, or a table as bright as paper, do not: there a corner without paper is no
+        sign of a hand."""
+        p = self.params
+        shown = []
+        for c in cards:
+            if c.code is not None and c.complete:
+                short = min(np.linalg.norm(c.corners_px[1] - c.corners_px[0]),
+                            np.linalg.norm(c.corners_px[2] - c.corners_px[1]))
+                shown += _paper_seen((True,) * 4, c.corners_px, self._paper, f, 0.12 * float(short),
+                                     p.fit_paper_seen, keep=False)
+        return len(shown) >= 8 and sum(shown) >= p.fit_paper_corners * len(shown)
 
     def _with_clear_reads(self, cards: list[CardSeen], reads: dict[tuple, Identity], f: float,
                           ppm: float) -> list[CardSeen]:
@@ -2061,6 +2095,25 @@ def _flattening(cards: list[CardQuad], size_mm: tuple[float, float], scale: floa
         return None
     H = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]]) @ H
     return H / H[2, 2], (int(np.ceil(size[0])), int(np.ceil(size[1])))
+
+
+def _paper_seen(seen: tuple[bool, ...], corners_px: np.ndarray, bright: np.ndarray, f: float,
+                radius_px: float, least: float, keep: bool = True) -> tuple[bool, ...]:
+    """`seen`, with each corner also not seen where under `least` of the bright mask
+    (at f times the frame's size) within `radius_px` frame px inside it shows paper: a
+    hand or a sleeve lies on it. `keep`: unchanged where no corner would be left seen."""
+    centre = corners_px.mean(axis=0)
+    h, w = bright.shape[:2]
+    out = []
+    for (x, y), was in zip(corners_px, seen, strict=True):
+        inward = centre - (x, y)
+        d = float(np.hypot(*inward)) or 1.0
+        px, py = (np.array([x, y]) + inward * min(1.0, 2 * radius_px / d) + 0.5) * f - 0.5
+        r = max(1, round(radius_px * f))
+        x0, y0 = max(0, round(px) - r), max(0, round(py) - r)
+        patch = bright[y0:min(h, round(py) + r + 1), x0:min(w, round(px) + r + 1)]
+        out.append(was and (patch.size == 0 or float(np.count_nonzero(patch)) / patch.size >= least))
+    return tuple(out) if any(out) or not keep else seen
 
 
 def _rect_at(centre: tuple[float, float], angle: float, size: tuple[float, float]) -> np.ndarray:

@@ -1139,6 +1139,35 @@ def test_without_a_mat_a_card_no_cut_found_is_searched_for_where_its_paper_shows
     assert named[True] - named[False] == {"IP"} and named[False] <= named[True]
 
 
+def test_without_a_mat_a_fitted_card_under_a_hand_is_read_from_the_index_in_view():
+    """`PipelineParams.fit_paper_seen`: in the room bench's frame 323 (wide lens,
+    unstraightened) a hand lies over the IDEAL TW. Its fitted rectangle read from both
+    indices, one under the hand, stays below the bar; its corners that show no paper
+    (where the named cards' corners do) are not seen, and from the index in view alone
+    it reads TW at 0.8 or more and is named; nothing is named wrongly."""
+    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 323)
+    named = {}
+    for least in (0.0, 0.3):
+        seen = Recognizer("ideal", None, params=PipelineParams(fit_paper_seen=least)).see(image)
+        named[least] = {c.code for c in seen.cards if c.code}
+        assert named[least] <= face_up
+    assert named[0.3] == named[0.0] | {"TW"} and "TW" not in named[0.0]
+
+
+def test_paper_seen_hides_only_corners_that_show_no_paper():
+    """`_paper_seen`: a corner whose inside shows no paper in the bright mask is not
+    seen; one called hidden stays hidden; with no corner left, `seen` is kept."""
+    from vision.pipeline import _paper_seen
+
+    bright = np.zeros((200, 200), np.uint8)
+    bright[20:100, 20:80] = 255  # the left part of the card: paper; the right, a hand
+    quad = np.array([[20, 20], [140, 20], [140, 100], [20, 100]], np.float32)
+    assert _paper_seen((True,) * 4, quad, bright, 1.0, 8.0, 0.3) == (True, False, False, True)
+    assert _paper_seen((False, True, True, True), quad, bright, 1.0, 8.0, 0.3) == (False, False, False, True)
+    assert _paper_seen((True,) * 4, quad, np.zeros_like(bright), 1.0, 8.0, 0.3) == (True,) * 4
+    assert _paper_seen((True,) * 4, quad, np.zeros_like(bright), 1.0, 8.0, 0.3, keep=False) == (False,) * 4
+
+
 def test_without_a_mat_a_card_read_clearly_as_a_back_is_not_searched_again(camera, monkeypatch):
     """A face-down card, cut and read clearly as the deck's back, lies where it was cut:
     the edge fit lays no rectangles around it (they read only the back again, or a face
