@@ -151,9 +151,6 @@ class PipelineParams:
     fit_neighbour_contrast: float = 0.5
     #: ... centred within this much of a card's long side of the place beside it
     fit_neighbour_search: float = 0.2
-    #: Without a mat, a card left unread where a quad in the same place (IoU at least
-    #: `keep_clear_iou`, over no named card by more than `keep_clear_named`) was read
-    #: clearly this frame (`Recognizer._with_clear_reads`) is the card read there.
     #: Without a mat, blobs of the bright mask that no card found covers, from
     #: `fit_blob_area` of a card's area to a card and a fifth, are searched as unread
     #: cards (`Recognizer._with_blobs`): a card partly under a hand makes one blob with
@@ -169,6 +166,9 @@ class PipelineParams:
     #: 0.965 with 0.38 and was unread before (0.64 from both indices).
     fit_paper_seen: float = 0.3
     fit_paper_corners: float = 0.75
+    #: Without a mat, a card left unread where a quad in the same place (IoU at least
+    #: `keep_clear_iou`, over no named card by more than `keep_clear_named`) was read
+    #: clearly this frame (`Recognizer._with_clear_reads`) is the card read there.
     keep_clear_reads: bool = True
     keep_clear_iou: float = 0.6
     keep_clear_named: float = 0.3

@@ -979,6 +979,21 @@ def _room_bench_frame(game: str, deck: str, index: int, condition: str = "room,l
     return image, {t.code for t in truth.cards if t.face_up}
 
 
+def _named_without_and_with(game: str, deck: str, index: int, without: PipelineParams,
+                            condition: str = "room,lens=wide") -> tuple[set[str], set[str]]:
+    """The cards named in a room bench frame (`_room_bench_frame`) with `without`, then
+    with the default parameters; each a subset of the frame's face-up cards (none named
+    wrongly)."""
+    image, face_up = _room_bench_frame(game, deck, index, condition)
+    out = []
+    for params in (without, PipelineParams()):
+        seen = Recognizer(deck, None, params=params).see(image)
+        named = {c.code for c in seen.cards if c.code}
+        assert named <= face_up
+        out.append(named)
+    return out[0], out[1]
+
+
 def test_without_a_mat_a_soft_card_is_named_once_its_fitted_outline_is_polished():
     """`PipelineParams.fit_clear_score` and `fit_polish_rounds`: through the wide lens,
     unstraightened, in the room (a scene of the room bench, frame 136), the Yokir card
@@ -1023,13 +1038,9 @@ def test_without_a_mat_cards_left_unread_are_fitted_again_in_the_view_the_named_
     flattening rests on the few cards named before any was fitted, and at the column it
     is off: no rectangle there reads SC. Flattened again by every whole card named by
     then, the rectangles fitted there read it; nothing is named wrongly."""
-    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 136)
-    named = {}
-    for refit in (False, True):
-        seen = Recognizer("ideal", None, params=PipelineParams(refit=refit)).see(image)
-        named[refit] = {c.code for c in seen.cards if c.code}
-        assert named[refit] <= face_up
-    assert named[True] == named[False] | {"SC"} and "SC" not in named[False]
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 136,
+                                            PipelineParams(refit=False))
+    assert after == before | {"SC"} and "SC" not in before
 
 
 def test_without_a_mat_a_card_cut_askew_is_fitted_turned_as_its_named_neighbour_lies():
@@ -1037,13 +1048,9 @@ def test_without_a_mat_a_card_cut_askew_is_fitted_turned_as_its_named_neighbour_
     unstraightened) the IDEAL KW lies between SC and GC in a column, touching both, and
     its cut came 25 degrees askew: the rectangles laid within a few degrees of the cut
     missed it. Also laid turned as the named card next to it lies, one reads KW."""
-    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 187)
-    named = {}
-    for reach in (0.0, 1.5):
-        seen = Recognizer("ideal", None, params=PipelineParams(fit_neighbour_reach=reach)).see(image)
-        named[reach] = {c.code for c in seen.cards if c.code}
-        assert named[reach] <= face_up
-    assert named[1.5] == named[0.0] | {"KW"} and "KW" not in named[0.0]
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 187,
+                                            PipelineParams(fit_neighbour_reach=0.0))
+    assert after == before | {"KW"} and "KW" not in before
 
 
 def test_without_a_mat_a_card_no_cut_found_is_searched_for_beside_a_named_card():
@@ -1052,13 +1059,9 @@ def test_without_a_mat_a_card_no_cut_found_is_searched_for_beside_a_named_card()
     outlines it at all, so there is no unread card to fit. Searched for a card's width
     beside the named card, where the picture differs from the table as a card does, it
     is named; nothing is named wrongly."""
-    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 306)
-    named = {}
-    for on in (False, True):
-        seen = Recognizer("ideal", None, params=PipelineParams(fit_neighbours=on)).see(image)
-        named[on] = {c.code for c in seen.cards if c.code}
-        assert named[on] <= face_up
-    assert named[True] == named[False] | {"IP"} and "IP" not in named[False]
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 306,
+                                            PipelineParams(fit_neighbours=False))
+    assert after == before | {"IP"} and "IP" not in before
 
 
 def test_without_a_mat_nothing_is_searched_for_beside_a_card_on_bare_table(camera, monkeypatch):
@@ -1116,13 +1119,9 @@ def test_without_a_mat_a_card_still_unread_is_fitted_once_more_stretched_further
     unstraightened) an arm lies across a column of IDEAL cards, and SC, a sixth of it
     under the arm, is foreshortened beyond the stretches of the first search. Searched
     once more, its sides stretched further, it is named; nothing is named wrongly."""
-    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 204)
-    named = {}
-    for again in ((), PipelineParams().fit_stretches_again):
-        seen = Recognizer("ideal", None, params=PipelineParams(fit_stretches_again=again)).see(image)
-        named[again] = {c.code for c in seen.cards if c.code}
-        assert named[again] <= face_up
-    assert named[PipelineParams().fit_stretches_again] == named[()] | {"SC"} and "SC" not in named[()]
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 204,
+                                            PipelineParams(fit_stretches_again=()))
+    assert after == before | {"SC"} and "SC" not in before
 
 
 def test_without_a_mat_a_card_no_cut_found_is_searched_for_where_its_paper_shows():
@@ -1130,13 +1129,9 @@ def test_without_a_mat_a_card_no_cut_found_is_searched_for_where_its_paper_shows
     frame 323) the IDEAL IP lies between SC and AP in a column, and no cut outlines it:
     its paper makes a blob of the bright mask that no card found covers. Searched as an
     unread card lying there, it is named; nothing is named wrongly."""
-    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 323, "typical")
-    named = {}
-    for on in (False, True):
-        seen = Recognizer("ideal", None, params=PipelineParams(fit_blobs=on)).see(image)
-        named[on] = {c.code for c in seen.cards if c.code}
-        assert named[on] <= face_up
-    assert named[True] - named[False] == {"IP"} and named[False] <= named[True]
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 323,
+                                            PipelineParams(fit_blobs=False), "typical")
+    assert after == before | {"IP"} and "IP" not in before
 
 
 def test_without_a_mat_a_fitted_card_under_a_hand_is_read_from_the_index_in_view():
@@ -1145,13 +1140,9 @@ def test_without_a_mat_a_fitted_card_under_a_hand_is_read_from_the_index_in_view
     indices, one under the hand, stays below the bar; its corners that show no paper
     (where the named cards' corners do) are not seen, and from the index in view alone
     it reads TW at 0.8 or more and is named; nothing is named wrongly."""
-    image, face_up = _room_bench_frame("medieval-mastery", "ideal", 323)
-    named = {}
-    for least in (0.0, 0.3):
-        seen = Recognizer("ideal", None, params=PipelineParams(fit_paper_seen=least)).see(image)
-        named[least] = {c.code for c in seen.cards if c.code}
-        assert named[least] <= face_up
-    assert named[0.3] == named[0.0] | {"TW"} and "TW" not in named[0.0]
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 323,
+                                            PipelineParams(fit_paper_seen=0.0))
+    assert after == before | {"TW"} and "TW" not in before
 
 
 def test_paper_seen_hides_only_corners_that_show_no_paper():
