@@ -78,7 +78,11 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
         ny = n[:, 1].astype(np.float32).reshape((4, 1, 1, 1) + (1,) * (gx.ndim - 2))
         across = np.abs(sx.reshape(shape) * nx + sy.reshape(shape) * ny)
         if gx.ndim == 3:  # several pictures' gradients: their changes across the side add
-            across = across.sum(axis=-1)
+            # (channel by channel: numpy's sum over a last axis of 2 cost 12 times as much)
+            summed = across[..., 0].copy()
+            for i in range(1, across.shape[-1]):
+                summed += across[..., i]
+            across = summed
         sides = across.mean(axis=1)
         stack = np.sort(sides, axis=0)
         score = stack[1:].sum(axis=0)  # the weakest side left out

@@ -44,6 +44,7 @@ from vision.glyphs import (
     _best,
     _corner_view,
     _ink_crop,
+    best_of_classes,
     decide,
     redness,
 )
@@ -305,8 +306,8 @@ def _read(bgr: np.ndarray, quad: np.ndarray, g: Glyphs, means, coarse: float) ->
         return None
     if max(_best(rank_win, s[None]) for s in rank_means.values()) < coarse:
         return None
-    ranks = sorted(((r, _best(rank_win, s)) for r, s in g.ranks.items()), key=lambda x: -x[1])
-    suits = sorted(((s, _best(suit_win, v)) for s, v in g.suits.items()), key=lambda x: -x[1])
+    ranks = sorted(best_of_classes(rank_win, g.ranks).items(), key=lambda x: -x[1])
+    suits = sorted(best_of_classes(suit_win, g.suits).items(), key=lambda x: -x[1])
     k = round(SEARCH_MM * GLYPH_PPM * 0.7)
     return IndexRead(ranks, suits, redness(suit_view[k:-k, k:-k]), 0)
 
