@@ -43,7 +43,7 @@ from vision.detect import (
     short_long,
     signed_area,
 )
-from vision.fit import edge_field, fit_rectangles, nudges, refined, shifted
+from vision.fit import edge_field, fit_rectangles, nudges, rectangle, refined, shifted
 from vision.homography import (
     FOUND,
     HELD,
@@ -1079,17 +1079,7 @@ class Recognizer:
         named cards are not seen. `again`: a search once more, of this many rectangles
         (else `fit_tries`), none read again moved (`fit_jitter`)."""
         p = self.params
-
-        def to_view(q: np.ndarray) -> np.ndarray:
-            q = (np.asarray(q, np.float64) + 0.5) * f - 0.5
-            return q if H is None else cv2.perspectiveTransform(q[None], H)[0]
-
-        back = None if H is None else np.linalg.inv(H)
-
-        def to_px(q: np.ndarray) -> np.ndarray:
-            q = q if back is None else cv2.perspectiveTransform(np.asarray(q, np.float64)[None], back)[0]
-            return ((q + 0.5) / f - 0.5).astype(np.float32)
-
+        to_view, to_px = _view_maps(f, H)
         named = [to_view(c.corners_px).astype(np.float32) for c in cards if c.code is not None]
         # a card read clearly as a back lies face down where it was cut: nothing to search
         backs = [card for _, card, known in self._last_cards.values() if self._clearly_back(known.identity)]
@@ -1211,16 +1201,7 @@ class Recognizer:
         from the table about as much as a card does (`fit_neighbours`), `_with_fitted`
         searches as for an unread card; those it names join."""
         p = self.params
-        back = None if H is None else np.linalg.inv(H)
-
-        def to_view(q: np.ndarray) -> np.ndarray:
-            q = (np.asarray(q, np.float64) + 0.5) * f - 0.5
-            return q if H is None else cv2.perspectiveTransform(q[None], H)[0]
-
-        def to_px(q: np.ndarray) -> np.ndarray:
-            q = q if back is None else cv2.perspectiveTransform(np.asarray(q, np.float64)[None], back)[0]
-            return ((q + 0.5) / f - 0.5).astype(np.float32)
-
+        to_view, to_px = _view_maps(f, H)
         named = [to_view(c.corners_px) for c in cards if c.code is not None]
         taken = [to_view(c.corners_px).astype(np.float32) for c in cards]
         if not named:
@@ -1232,13 +1213,17 @@ class Recognizer:
         h, w = diff.shape[:2]
 
         def inside(q: np.ndarray) -> float:
-            """The mean difference from the table over the middle of quad q."""
+            """The mean difference from the table over the middle of quad q (a mask of
+            the middle's box only: this runs for every place beside every named card)."""
             c = q.mean(axis=0)
             inner = (c + 0.6 * (q - c)).astype(np.int32)
-            mask = np.zeros((h, w), np.uint8)
-            cv2.fillConvexPoly(mask, inner, 1)
-            n = int(mask.sum())
-            return float(cv2.mean(diff, mask)[0]) if n else 0.0
+            x0, y0 = np.maximum(inner.min(axis=0), 0)
+            x1, y1 = np.minimum(inner.max(axis=0) + 1, (w, h))
+            if x1 <= x0 or y1 <= y0:
+                return 0.0
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(mask, inner - (x0, y0), 1)
+            return float(cv2.mean(diff[y0:y1, x0:x1], mask)[0]) if mask.any() else 0.0
 
         seeds = []
         for q in named:
@@ -1295,7 +1280,7 @@ class Recognizer:
             if min(w, h) < 0.4 * short:
                 continue
             turn = math.radians(angle) + (0.0 if w <= h else math.pi / 2)
-            rect = _rect_at((float(centres[k][0]), float(centres[k][1])), turn, (short, long_))
+            rect = rectangle((float(centres[k][0]), float(centres[k][1])), turn, (short, long_))
             px = ((rect + 0.5) / f - 0.5).astype(np.float32)
             fakes.append(CardSeen(px, px / ppm, None, 0.0, 0.0, zone_at(self.mat, 0.0, 0.0)))
         if not fakes:
@@ -2116,13 +2101,21 @@ def _paper_seen(seen: tuple[bool, ...], corners_px: np.ndarray, bright: np.ndarr
     return tuple(out) if any(out) or not keep else seen
 
 
-def _rect_at(centre: tuple[float, float], angle: float, size: tuple[float, float]) -> np.ndarray:
-    """The corners (4, 2) of a rectangle of `size` (first side, second) centred at
-    `centre`, its first side turned `angle` radians, clockwise in image coordinates."""
-    c, s = math.cos(angle), math.sin(angle)
-    u, v = np.array([c, s]) * size[0] / 2, np.array([-s, c]) * size[1] / 2
-    m = np.asarray(centre, np.float64)
-    return np.array([m - u - v, m + u - v, m + u + v, m - u + v], np.float32)
+def _view_maps(f: float, H: np.ndarray | None
+               ) -> tuple[Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]:
+    """(to_view, to_px): frame px to the view the cards were cut in (the frame at f
+    times its size, flattened by H where there is one) and back (float32)."""
+    back = None if H is None else np.linalg.inv(H)
+
+    def to_view(q: np.ndarray) -> np.ndarray:
+        q = (np.asarray(q, np.float64) + 0.5) * f - 0.5
+        return q if H is None else cv2.perspectiveTransform(q[None], H)[0]
+
+    def to_px(q: np.ndarray) -> np.ndarray:
+        q = q if back is None else cv2.perspectiveTransform(np.asarray(q, np.float64)[None], back)[0]
+        return ((q + 0.5) / f - 0.5).astype(np.float32)
+
+    return to_view, to_px
 
 
 def _neighbour_angle(named: list[np.ndarray], centre: np.ndarray, angle: float, reach: float,
