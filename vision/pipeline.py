@@ -187,6 +187,26 @@ class PipelineParams:
     #: flattened view a tilted camera shortens cards along its tilt)
     fit_stretches: tuple[tuple[float, float], ...] = ((1.0, 1.0), (1.0, 0.92), (0.92, 1.0),
                                                        (1.0, 1.08), (1.08, 1.0))
+    #: With the mat, a card cut in the mat's view but not read (not a clear back, not
+    #: under a hand) is searched for so too, in that view (`Recognizer._mat_fitted`): the
+    #: `mat_fit_tries` likeliest rectangles centred within `mat_fit_reach` of a card's
+    #: long side of the cut, their sides stretched by `mat_fit_stretches`, none polished
+    #: or jittered (`mat_fit_moved`). Through the wide lens unstraightened the markers'
+    #: homography is some percent off the cards' scale across the mat, and two cards
+    #: overlapping in one blob were cut beside where they lie (room-wide/raw, standard:
+    #: 57 -> 62 of 62; the mat's room and flaw rows otherwise the same or better, none
+    #: wrong; 0.3 and 2 cost 6.0 s over the two tables where 0.5 and 3 cost 10.1 and found
+    #: one card more, 0.3 and 1 4.4 s and one card fewer).
+    mat_fit: bool = True
+    mat_fit_tries: int = 2
+    mat_fit_reach: float = 0.3
+    mat_fit_stretches: tuple[tuple[float, float], ...] = ((1.0, 1.0), (1.0, 0.92), (0.92, 1.0),
+                                                           (1.0, 1.08), (1.08, 1.0))
+    mat_fit_moved: bool = False
+    #: ... and a card searched for in vain is not searched for again, while it lies where
+    #: it lay (within `cache_mm`), for this many frames (a card read by none costs 20 to
+    #: 70 ms a search)
+    mat_fit_retry: int = 15
     #: Without a mat, once the cards' scale is known, a whole card is one whose sides are
     #: within this of the card's size there (a tilted camera sees near cards larger than
     #: far ones); two cards side by side, a card's shape at 1.4 times its size, are not.
@@ -421,6 +441,12 @@ class Recognizer:
         self.lock = MatLock(mat) if mat is not None else None
         self.tracker = Tracker(locator(mat), self.params.track)
         self._known: list[_Known] = []
+        #: with the mat: where unread cards were searched for in vain (`_mat_fitted`), in
+        #: mat mm, and the frame
+        self._fit_tried: list[tuple[np.ndarray, int]] = []
+        #: ... and where one was named so: (the cut's centre in mm, the card named, the
+        #: frame, how many searches in a row named it)
+        self._fit_named: list[tuple[np.ndarray, CardSeen, int, int]] = []
         self._memo = BlobMemo()
         self._mat_state: MatState | None = None
         self._markers_frame = -(10**9)
@@ -687,7 +713,82 @@ class Recognizer:
         # the frame's grey copy, when `gray` is it (not the lores copy): identify's own
         # grey crop is then a crop of it, the same pixels
         cards = self._identify_all(fetch, quads, to_px, to_mm, same_mapping, grey=gray if f == 1.0 else None)
+        if p.mat_fit and any(c.code is None and c.fresh for c in cards):
+            cards = self._mat_fitted(cards, fetch, gray, H, f, card_px, occl_px)
         return FrameResult(self._frame, t, state, cards, occl_px, occl_mm, H=_unscaled_h(H, f))
+
+    def _mat_fitted(self, cards: list[CardSeen], fetch: _Fetch, gray: np.ndarray, H: np.ndarray, f: float,
+                    card_px: tuple[float, float], occluders: list[np.ndarray]) -> list[CardSeen]:
+        """Each face-up card the mat's view cut but could not read, searched for as a
+        card's rectangle on the view's edges nearby (`_with_fitted`, its sides stretched
+        by `mat_fit_stretches`): the markers' homography is a pinhole camera's, and
+        through a wide lens not straightened the view's scale is off by some percent
+        away from the markers (the standard deck, room-wide unstraightened: cards 60 by
+        83 mm in the view on one side of the mat, 63.5 by 91 on the other), enough for a
+        card overlapping another to be cut beside where it lies. `occluders`: in the
+        frame's pixels."""
+        assert self.mat is not None
+        p = self.params
+        now = self._frame
+        self._fit_tried = [(m, n) for m, n in self._fit_tried if 0 <= now - n < p.mat_fit_retry]
+        hulls = [cv2.convexHull(np.asarray(o, np.float32)) for o in occluders]
+        backs = {id(card) for _, card, known in self._last_cards.values()
+                 if self._clearly_back(known.identity)}
+
+        def leave(c: CardSeen) -> bool:
+            # a clear back lies face down; a card under a hand reads as badly wherever it
+            # is cut
+            q = c.corners_px.astype(np.float32)
+            if id(c) in backs or any(cv2.intersectConvexConvex(q, h)[0] > 0 for h in hulls):
+                return True
+            # searched for in vain a moment ago, lying where it lay then
+            centre = c.corners_mm.mean(axis=0)
+            return any(float(np.hypot(*(centre - m))) < p.cache_mm for m, _ in self._fit_tried)
+
+        searched = [c.code is None and c.fresh and not leave(c) for c in cards]
+        index = {id(c): i for i, c in enumerate(cards)}
+        if not any(searched):
+            return cards
+        self._fit_named = [e for e in self._fit_named if 0 <= now - e[2] < p.recheck_frames]
+        named_at = [next((e for e in self._fit_named
+                          if float(np.hypot(*(c.corners_mm.mean(axis=0) - e[0]))) < p.cache_mm), None)
+                    if s else None for c, s in zip(cards, searched, strict=True)]
+        Hinv = np.linalg.inv(H)
+        replayed: dict[int, CardSeen] = {}
+        for i, e in enumerate(named_at):
+            if e is not None and e[3] >= p.confirm:
+                # named so twice or more a moment ago where this card was cut now: the same
+                # card, as the identity cache holds a card read (no new evidence)
+                card = e[1]
+                px = _scaled(to_plane(card.corners_mm, Hinv), f).astype(np.float32)
+                replayed[i] = dataclasses.replace(card, corners_px=px, fresh=False)
+                searched[i] = False
+        if not any(searched):
+            return [replayed.get(i, c) for i, c in enumerate(cards)]
+        ppm, margin = p.detect_ppm, p.view_margin_mm
+        view = self._view_img
+        if view is None:
+            view = mat_only(self._top_down(gray, H), self.mat.size_mm, ppm, margin, p.mat_inset_mm,
+                            1.3 * max(card_px), in_place=True)
+        # the grey frame's (or lores copy's) pixels to the view's
+        M = np.array([[ppm, 0.0, margin * ppm], [0.0, ppm, margin * ppm], [0.0, 0.0, 1.0]]) @ H
+
+        def to_mm(q: np.ndarray) -> np.ndarray:  # the frame's pixels to the mat's mm
+            return to_plane(_scaled(np.asarray(q, np.float64), 1.0 / f), H)
+
+        # (_with_fitted's f: the view's source is f times the frame's size)
+        out = self._with_fitted(cards, fetch(), 1.0 / f, ppm, view, M, card_px, reads={}, to_mm=to_mm,
+                                moved=p.mat_fit_moved, leave=lambda c: not searched[index[id(c)]],
+                                stretches=p.mat_fit_stretches, reach=p.mat_fit_reach, limit=p.mat_fit_tries)
+        self._fit_tried += [(c.corners_mm.mean(axis=0), now)
+                            for c, o, s in zip(cards, out, searched, strict=True) if s and o.code is None]
+        for c, o, s, e in zip(cards, out, searched, named_at, strict=True):
+            if s and o.code is not None:
+                if e is not None:
+                    self._fit_named = [x for x in self._fit_named if x is not e]
+                agree = e[3] + 1 if e is not None and e[1].code == o.code else 1
+                self._fit_named.append((c.corners_mm.mean(axis=0), o, now, agree))
+        return [replayed.get(i, o) for i, o in enumerate(out)]
 
     # -- only where something changed --------------------------------------------
 
@@ -1070,25 +1171,32 @@ class Recognizer:
                      view: np.ndarray, H: np.ndarray | None,
                      size: tuple[float, float] | Callable[[float, float], tuple[float, float]],
                      reads: dict[tuple, Identity] | None = None, reach: float = 0.5,
-                     stretches: tuple[tuple[float, float], ...] = (), again: int | None = None
+                     stretches: tuple[tuple[float, float], ...] = (), again: int | None = None,
+                     to_mm: Callable[[np.ndarray], np.ndarray] | None = None, moved: bool = True,
+                     leave: Callable[[CardSeen], bool] | None = None, limit: int | None = None
                      ) -> list[CardSeen]:
         """Each unread card, where a card of the deck's size laid on the edges nearby
         (`vision.fit`, in the view the cards were cut in: flattened where there is one;
         centred within `reach` of its long side, its sides stretched by `stretches`, else
         `fit_stretches`) reads at `fit_min_score` or more, is that card. Its corners under
         named cards are not seen. `again`: a search once more, of this many rectangles
-        (else `fit_tries`), none read again moved (`fit_jitter`)."""
+        (else `fit_tries`), none read again moved (`fit_jitter`). `to_mm`: the frame's
+        pixels to the cards' mm (else the view's scale `ppm`). `moved`: the rectangles
+        read weakly are polished and jittered (`_polished`, `_jittered`). `leave`: the
+        unread cards not searched. `limit`: the rectangles read (else `fit_tries`)."""
         p = self.params
         to_view, to_px = _view_maps(f, H)
         named = [to_view(c.corners_px).astype(np.float32) for c in cards if c.code is not None]
         # a card read clearly as a back lies face down where it was cut: nothing to search
         backs = [card for _, card, known in self._last_cards.values() if self._clearly_back(known.identity)]
         gx, gy = edge_field(view)
-        paper = p.fit_paper_seen > 0 and self._paper is not None and self._corners_show_paper(cards, f)
+        paper = self.mat is None and p.fit_paper_seen > 0 and self._paper is not None and \
+            self._corners_show_paper(cards, f)
         out = []
         for c in cards:
             # (an unknown replayed was searched for then)
-            if c.code is not None or not c.fresh or any(c is b for b in backs):
+            if c.code is not None or not c.fresh or any(c is b for b in backs) or \
+                    (leave is not None and leave(c)):
                 out.append(c)
                 continue
             q = to_view(c.corners_px)
@@ -1114,7 +1222,7 @@ class Recognizer:
                     step, keep=p.fit_tries + 2, turns=p.fit_turns, stretches=stretches or p.fit_stretches),
                     key=lambda sr: -sr[0])
             for _, rect in found:
-                if tries == (p.fit_tries if again is None else again):
+                if tries == (again if again is not None else p.fit_tries if limit is None else limit):
                     break
                 if any(_covers(k, rect.astype(np.float32), 0.5) for k in named):
                     continue  # a named card itself
@@ -1132,10 +1240,10 @@ class Recognizer:
                 elif bare != seen:
                     identity = self._identify_crop(image, corners, seen, reads)
                     self.identifications += 1
-                if self._fit_polishable(identity):
+                if moved and self._fit_polishable(identity):
                     identity, corners = self._polished(image, rect, identity, corners, seen, to_px,
                                                        step, reads)
-                elif not self._fit_clear(identity) and identity.score >= p.fit_jitter_from and \
+                elif moved and not self._fit_clear(identity) and identity.score >= p.fit_jitter_from and \
                         identity.best is not None and not is_back(identity.best) and \
                         short / f < p.fit_jitter_px:
                     weak.append((identity.score, tries, rect, seen))
@@ -1158,7 +1266,8 @@ class Recognizer:
             identity, corners = best
             k = identity.rotation
             ordered_px = corners[ROLL[k]]
-            ordered_mm = (((ordered_px + 0.5) * f - 0.5) / ppm).astype(np.float32)
+            ordered_mm = (((ordered_px + 0.5) * f - 0.5) / ppm).astype(np.float32) if to_mm is None \
+                else to_mm(ordered_px).astype(np.float32)
             out.append(CardSeen(ordered_px, ordered_mm, identity.code, identity.score, identity.margin,
                                 zone_at(self.mat, *ordered_mm.mean(axis=0)), all(seen),
                                 identity.candidates, identity.note, True))

@@ -962,32 +962,33 @@ def test_without_a_mat_a_covered_card_the_cut_missed_is_found_on_its_edges():
     assert named[True] == named[False] | {"IP"}
 
 
-def _room_bench_frame(game: str, deck: str, index: int, condition: str = "room,lens=wide"
-                      ) -> tuple[np.ndarray, set[str]]:
+def _room_bench_frame(game: str, deck: str, index: int, condition: str = "room,lens=wide",
+                      on_mat: bool = False) -> tuple[np.ndarray, set[str]]:
     """Frame `index` of the room bench's script (seed 2) through the wide lens,
-    unstraightened, in the room (or under `condition`), cards on the bare table; and its
-    face-up cards."""
+    unstraightened, in the room (or under `condition`), cards on the bare table (or on
+    the game's mat); and its face-up cards."""
     import itertools
 
     from vision.sources.synthetic import TableScript
 
     mat = get_mat(game)
     degrade = Degradations.parse(condition)
-    camera = SyntheticCamera(mat, deck, 2, size=(1280, 720), degrade=degrade, bare=True)
+    camera = SyntheticCamera(mat, deck, 2, size=(1280, 720), degrade=degrade, bare=not on_mat)
     scene = next(itertools.islice(TableScript(mat, deck, 2, degrade).scenes(), index, None))
     image, truth = camera.render(scene, index / 30.0)
     return image, {t.code for t in truth.cards if t.face_up}
 
 
 def _named_without_and_with(game: str, deck: str, index: int, without: PipelineParams,
-                            condition: str = "room,lens=wide") -> tuple[set[str], set[str]]:
+                            condition: str = "room,lens=wide", on_mat: bool = False
+                            ) -> tuple[set[str], set[str]]:
     """The cards named in a room bench frame (`_room_bench_frame`) with `without`, then
     with the default parameters; each a subset of the frame's face-up cards (none named
     wrongly)."""
-    image, face_up = _room_bench_frame(game, deck, index, condition)
+    image, face_up = _room_bench_frame(game, deck, index, condition, on_mat)
     out = []
     for params in (without, PipelineParams()):
-        seen = Recognizer(deck, None, params=params).see(image)
+        seen = Recognizer(deck, get_mat(game) if on_mat else None, params=params).see(image)
         named = {c.code for c in seen.cards if c.code}
         assert named <= face_up
         out.append(named)
@@ -1231,3 +1232,52 @@ def test_without_a_mat_pastel_cards_on_a_white_table_are_cut_from_the_colour_con
         assert named[white] <= {p.code for p in placements}
     assert {"goose", "grain"} <= named[200.0]
     assert not {"goose", "grain"} <= named[256.0]
+
+
+def test_on_the_mat_a_card_cut_beside_where_it_lies_is_fitted_where_it_lies():
+    """`PipelineParams.mat_fit`: through the wide lens unstraightened (room bench frame
+    221, the standard deck on its mat) the markers' homography is a few percent off the
+    cards' scale away from the markers, and 2C (on 9H) and 4C (under 3D) were cut beside
+    where they lie and read nothing. Searched for as card-sized rectangles on the mat
+    view's edges nearby, both are named."""
+    without, now = _named_without_and_with("yonac", "standard", 221, PipelineParams(mat_fit=False),
+                                           on_mat=True)
+    assert not {"2C", "4C"} & without
+    assert now == without | {"2C", "4C"}
+
+
+def _mat_searches(monkeypatch, found: bool, frames: int, **params) -> tuple[list[int], list[set[str]]]:
+    """The same room bench frame (221, the standard deck on its mat, through the wide
+    lens unstraightened) seen `frames` times by one recogniser: how many cards the mat's
+    fit searched for on each frame it searched (`found` False: every search in vain),
+    and the cards replayed (not fresh) on each frame."""
+    image, _ = _room_bench_frame("yonac", "standard", 221, on_mat=True)
+    searched = []
+    real = Recognizer._with_fitted
+
+    def spy(self, cards, *args, **kwargs):
+        leave = kwargs.get("leave")
+        searched.append(sum(1 for c in cards if c.code is None and c.fresh and not (leave and leave(c))))
+        return real(self, cards, *args, **kwargs) if found else cards
+
+    monkeypatch.setattr(Recognizer, "_with_fitted", spy)
+    r = Recognizer("standard", get_mat("yonac"), params=PipelineParams(still_scale=0, **params))
+    seen = [r.see(image, t=k / 10) for k in range(frames)]
+    return searched, [{c.code for c in f.cards if c.code and not c.fresh and c.code in ("2C", "4C")}
+                      for f in seen]
+
+
+def test_on_the_mat_a_card_fitted_twice_is_replayed_until_its_recheck(monkeypatch):
+    """A card the mat's fit named on two frames where the same cut lies is replayed (not
+    fresh: no new evidence) without a search, as the identity cache holds a card read,
+    until `recheck_frames` have passed since it was last searched for."""
+    searched, replayed = _mat_searches(monkeypatch, True, 6, recheck_frames=4)
+    assert replayed == [set(), set(), {"2C", "4C"}, {"2C", "4C"}, {"2C", "4C"}, set()]
+    assert len(searched) == 3 and min(searched) >= 2  # frames 1, 2 and 6
+
+
+def test_on_the_mat_a_cut_searched_in_vain_is_not_searched_again_for_a_while(monkeypatch):
+    """A cut whose search named nothing is left alone while it lies where it lay, for
+    `mat_fit_retry` frames, then searched for again."""
+    searched, _ = _mat_searches(monkeypatch, False, 5, mat_fit_retry=3)
+    assert searched == [3, 3]  # frames 1 and 4
