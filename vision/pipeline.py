@@ -345,6 +345,18 @@ class PipelineParams:
     #: With the mat and a lores copy of the frame (the Pi camera's): find the mat and the
     #: cards in the lores copy, and fetch the full frame only to identify a card.
     detect_on_lores: bool = True
+    #: ... unless the lores copy shows the mat at fewer pixels per mm than this (at the
+    #: mat's middle): then the cards are found in the full frame, that frame and every
+    #: one after it (still frames are still told from the lores copy). Measured in the
+    #: lores copy on the room bench, where the full frames found every card: the wide
+    #: lens at 1280x720, 0.35 px/mm, found the standard deck's 60 and, unstraightened,
+    #: 41 of 62 (IDEAL 73 and 78 of 86); on yokir's mat, 0.44 and 0.51, unstraightened,
+    #: 60 of 62 and 47 of 53 (lens-wide/raw: through a wide lens the mat's edge shows
+    #: smaller than its middle). 0.41 to 0.56 also found every card elsewhere, but the
+    #: full frame costs little more (the view is made at `detect_ppm` either way: a
+    #: cold frame 21 ms from lores, 23 from the full frame): the standard lens shows the
+    #: 4-player mats at 0.63 to 0.83 at 1280x720.
+    lores_min_ppm: float = 0.6
     detect: DetectParams = field(default_factory=DetectParams)
     identify: IdentifyParams = field(default_factory=IdentifyParams)
     track: TrackParams = field(default_factory=TrackParams)
@@ -484,6 +496,8 @@ class Recognizer:
         self.local_frames = 0  # frames where only the changed part was searched (for the benchmark)
         self._gray_f = 1.0  # full frame pixels per pixel of the image the mat is found in
         self._main_shape: tuple[int, ...] | None = None  # the full frame's, once seen with lores
+        #: the lores copy shows the mat too coarsely to find cards in (`lores_min_ppm`)
+        self._lores_coarse = False
 
     # -- one frame ------------------------------------------------------------
 
@@ -557,7 +571,8 @@ class Recognizer:
                 self._last = dataclasses.replace(
                     self._last, cards=[dataclasses.replace(c, fresh=False) for c in self._last.cards])
             return dataclasses.replace(self._last, index=self._frame, t=t)
-        if self.mat is not None and lores is not None and self.params.detect_on_lores:
+        p = self.params
+        if self.mat is not None and lores is not None and p.detect_on_lores and not self._lores_coarse:
             if lores.ndim != 2 or lores.dtype != np.uint8:
                 raise ValueError(f"a lores frame must be a grey uint8 image, got {lores.dtype} {lores.shape}")
             if self._main_shape is None:  # learnt once, from the first frame
@@ -565,8 +580,13 @@ class Recognizer:
             shape = self._main_shape
             f = shape[1] / lores.shape[1]
             result = self._see_on_mat(fetch, lores, t, f)
-            self._remember_still(shape, result, lores)
-            return result
+            state = result.mat
+            self._lores_coarse = state is not None and state.H is not None and \
+                _px_per_mm(state.H, self.mat.size_mm) < p.lores_min_ppm
+            if not self._lores_coarse:
+                self._remember_still(shape, result, lores)
+                return result
+            # too coarse: this frame and every one after it are searched in full
         image = fetch()
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if self.mat is not None:
@@ -1710,6 +1730,15 @@ class _Fetch:
             assert callable(source)
             self._image = _check_frame(source())
         return self._image
+
+
+def _px_per_mm(H: np.ndarray, size_mm: tuple[float, float]) -> float:
+    """The picture's pixels per mm at the middle of a mat of `size_mm` that H maps from
+    the picture to (its mean over the two axes)."""
+    cx, cy = size_mm[0] / 2, size_mm[1] / 2
+    mm = np.array([[cx - 25, cy], [cx + 25, cy], [cx, cy - 25], [cx, cy + 25]], np.float64)
+    px = to_plane(mm, np.linalg.inv(H))
+    return float(np.linalg.norm(px[1] - px[0]) + np.linalg.norm(px[3] - px[2])) / 100.0
 
 
 def _check_frame(image: np.ndarray) -> np.ndarray:

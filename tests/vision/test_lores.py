@@ -142,3 +142,31 @@ def test_lazy_frames_of_a_calibrated_pi_camera_are_straightened_with_no_lores_co
         first, second = next(frames), next(frames)
         assert first.lores is not None and first.lores.shape == (48, 64) and second.index == 1
         assert fake_picamera2.instances[-1].arrays == ["lores", "lores"]
+
+
+def test_a_mat_the_lores_copy_shows_too_coarsely_is_searched_in_the_full_frame():
+    """`PipelineParams.lores_min_ppm`: through the wide lens at 1280x720, unstraightened,
+    the lores copy shows yokir's mat at about 0.5 px/mm, and a card at its edge (PT,
+    frame 238 of the room bench's script) went unfound there. Below 0.6 px/mm the cards
+    are found in the full frame from that frame on, and every card the full frame
+    finds is found; a camera showing the mat finely enough keeps to the lores copy."""
+    import itertools
+
+    from vision.sources.synthetic import TableScript
+
+    degrade = Degradations.preset("lens-wide")
+    wide = SyntheticCamera(MAT, "yokir", 2, size=(1280, 720), degrade=degrade)
+    scene = next(itertools.islice(TableScript(MAT, "yokir", 2, degrade).scenes(), 238, None))
+    image, _ = wide.render(scene, 238 / 30)
+    full = {c.code for c in Recognizer("yokir", MAT).see(image).cards if c.code}
+    assert "PT" in full
+    def frame() -> np.ndarray:
+        return image
+
+    only_lores = Recognizer("yokir", MAT, params=PipelineParams(lores_min_ppm=0.0))
+    assert "PT" not in {c.code for c in only_lores.see(frame, lores=lores_of(image)).cards}
+    now = Recognizer("yokir", MAT)
+    assert {c.code for c in now.see(frame, lores=lores_of(image)).cards if c.code} == full
+    fine = Recognizer("yokir", MAT)
+    fine.see(lambda: image, lores=cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))  # a lores copy at full size
+    assert not fine._lores_coarse and now._lores_coarse
