@@ -108,6 +108,63 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
     return best
 
 
+def sides_fitted(gx: np.ndarray, gy: np.ndarray, corners: np.ndarray, reach: float, points: int = 16,
+                 least: float = 0.5) -> np.ndarray:
+    """`corners` (a quad, 4x2) with each side laid on the edge along it: at each of
+    `points` places on the side's middle 80 %, the offset within `reach` px along its
+    normal where the picture changes most across it; a line fitted through those
+    places (those more than a pixel and a half from their median offset left out); the
+    corners where the lines meet. A rectangle cannot lie on a card the camera sees
+    tilted, a trapezoid: four lines can. A side whose edge is under `least` of the
+    strongest side's stays where it was (under another card, a hand)."""
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    offs = np.arange(-reach, reach + 1e-9, 0.5)
+    t = (np.arange(points) + 0.5) / points * 0.8 + 0.1
+    lines, strength = [], []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = b - a
+        n = np.array([d[1], -d[0]]) / max(float(np.hypot(*d)), 1e-9)
+        if float(n @ (a - centre)) < 0:
+            n = -n
+        pts = (a + t[:, None] * d)[None] + offs[:, None, None] * n  # (offset, place, xy)
+        mx, my = pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32)
+        sx = cv2.remap(gx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        sy = cv2.remap(gy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        across = np.abs(sx * n[0] + sy * n[1])
+        if across.ndim == 3:
+            across = across.sum(axis=-1)
+        # per place, the outermost offset changing at least half as much as the most
+        # (the outer flank of the outermost edge, a pixel or so beyond its middle: where
+        # the edge's middle was taken instead, no card more was read): a card's paper
+        # ends at its outermost edge; its print lies inside
+        strong = across >= 0.5 * across.max(axis=0, keepdims=True)
+        best = len(offs) - 1 - strong[::-1].argmax(axis=0)
+        found = offs[best]
+        strength.append(float(across.max(axis=0).mean()))
+        keep = np.abs(found - np.median(found)) <= 1.5
+        if keep.sum() < 3:
+            lines.append((a, d))
+            continue
+        # the offset along the side as a line through the kept places: offset = c0 + c1 * t
+        c1, c0 = np.polyfit(t[keep], found[keep], 1) if np.ptp(t[keep]) > 0 else (0.0, float(found[keep][0]))
+        p0 = a + c0 * n
+        p1 = a + d + (c0 + c1) * n
+        lines.append((p0, p1 - p0))
+    top = max(strength) or 1.0
+    out = []
+    for k in range(4):
+        (p, d), (r, e) = (lines[k - 1] if strength[k - 1] >= least * top else (q[k - 1], q[k] - q[k - 1])), \
+            (lines[k] if strength[k] >= least * top else (q[k], q[(k + 1) % 4] - q[k]))
+        m = np.array([[d[0], -e[0]], [d[1], -e[1]]])
+        if abs(np.linalg.det(m)) < 1e-9:
+            return q.astype(np.float32)
+        s = np.linalg.solve(m, r - p)
+        out.append(p + s[0] * d)
+    return np.array(out, np.float32)
+
+
 def refined(gx: np.ndarray, gy: np.ndarray, corners: np.ndarray, step: float) -> np.ndarray:
     """`corners` (a rectangle found at `step` px) moved to the best-scoring place of its
     size within two steps of it, at a third of the step and within a degree and a half."""

@@ -43,7 +43,7 @@ from vision.detect import (
     short_long,
     signed_area,
 )
-from vision.fit import edge_field, fit_rectangles, nudges, rectangle, refined, shifted
+from vision.fit import edge_field, fit_rectangles, nudges, rectangle, refined, shifted, sides_fitted
 from vision.homography import (
     FOUND,
     HELD,
@@ -121,6 +121,14 @@ class PipelineParams:
     #: 896 -> 1175 ms a photo with the re-reads even so, the same 29 cards named: their
     #: cards are mostly under 120 px. A lower limit is not yet measured.)
     fit_jitter_px: float = 120.0
+    #: ... and before that, each read with its sides laid each on its own edge within
+    #: this much of its short side (`vision.fit.sides_fitted`): a card the camera sees
+    #: tilted is a trapezoid, which no rectangle fits (IDEAL room 82 -> 84 of 86,
+    #: room-wide@1536x864 80 -> 81; nothing else changed in the room rows, typical and
+    #: glare). Such a reading names the card only at `fit_min_score`, and is not kept
+    #: among the frame's readings: with the bar of 0.72 a Piktas jackal read 0.727 as a
+    #: bat, with a lead of 0.24; no such reading that was wrong reached 0.77.
+    fit_sides: float = 0.15
     #: ... and where cards stay unread after that while `refit_named` whole cards or more
     #: are named, those cards flatten the table again and the unread are fitted once more
     #: in that view: the first flattening rests on the few cards named before any was
@@ -1273,6 +1281,20 @@ class Recognizer:
             if best is None and p.fit_jitter:
                 # the likeliest few read weakly, each read again moved a little
                 for _, _, rect, seen in sorted(weak, key=lambda w: (-w[0], w[1]))[:p.fit_jitter_tries]:
+                    identity = None
+                    if p.fit_sides > 0:  # first with each side laid on its own edge
+                        laid = sides_fitted(gx, gy, rect, max(2.0, p.fit_sides * short))
+                        if np.abs(laid - rect).max() >= 1.0:
+                            # (kept from this frame's readings: counts only at fit_min_score)
+                            corners = to_px(laid)
+                            identity = self._identify_crop(image, corners, seen)
+                            self.identifications += 1
+                            if self._fit_polishable(identity):
+                                identity, corners = self._polished(image, laid, identity, corners, seen,
+                                                                   to_px, step, None)
+                            if identity.known and identity.score >= p.fit_min_score:
+                                best = (identity, corners)
+                                break
                     identity, corners, rect = self._jittered(image, rect, seen, to_px, reads)
                     if identity is not None and self._fit_polishable(identity):
                         identity, corners = self._polished(image, rect, identity, corners, seen, to_px,

@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.fit import edge_field, fit_rectangles, nudges, rectangle, shifted
+from vision.fit import edge_field, fit_rectangles, nudges, rectangle, shifted, sides_fitted
 
 
 def _corner_error(a: np.ndarray, b: np.ndarray) -> float:
@@ -116,3 +116,32 @@ def test_shifted_moves_a_rectangle_by_the_same_step_along_its_own_sides_eight_wa
     assert steps == sorted((2.0 * a, 2.0 * b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b)
     for m in moved:
         assert np.allclose(m - r, (m - r)[0])  # every corner moved alike: the same rectangle
+
+
+def test_each_side_is_laid_on_its_own_edge_so_a_tilted_card_fits_as_a_trapezoid():
+    """A card the camera sees tilted is a trapezoid: a rectangle 4 px off it has each side
+    laid on the card's outermost edge, on its outer flank (a printed line inside the
+    card, stronger than the card's own edge against the table, does not draw it in); a
+    side against nothing (the card's edge under a hand, here the table's own colour)
+    stays where it was."""
+    gray = np.full((200, 240), 120, np.uint8)
+    card = np.array([[80.0, 50.0], [150.0, 54.0], [156.0, 150.0], [74.0, 146.0]])
+    cv2.fillConvexPoly(gray, np.round(card * 16).astype(np.int32), 170, cv2.LINE_AA, 4)
+    cv2.line(gray, (86, 62), (148, 65), 20, 2)  # the print, just inside the top side
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    gx, gy = edge_field(gray)
+    rect = rectangle((115.0, 100.0), math.radians(2), (72.0, 96.0))
+    laid = sides_fitted(gx, gy, rect, 8.0)
+    assert _corner_error(rect, card) > 4.0
+    assert _corner_error(laid, card) < 3.0
+    assert cv2.contourArea(laid) > cv2.contourArea(card.astype(np.float32))  # outside it, not in
+
+    hidden = gray.copy()
+    hidden[120:, :] = 120  # the card's lower part gone: its bottom side shows no edge
+    gx, gy = edge_field(hidden)
+    kept = sides_fitted(gx, gy, rect, 8.0)
+    d = rect[3] - rect[2]
+    for corner in kept[2:]:  # the bottom side's corners stay on its line
+        off = corner - rect[2]
+        assert abs(off[0] * d[1] - off[1] * d[0]) / np.hypot(*d) < 1e-3
+    assert _corner_error(kept[:2], card[:2]) < 3.0  # the top side still on the card's
