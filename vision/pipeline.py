@@ -140,6 +140,14 @@ class PipelineParams:
     #: are also searched turned as it lies: the cut of a card between two named ones in a
     #: column came 25 degrees askew.
     fit_neighbour_reach: float = 1.5
+    #: ... and where the cut is skewed (its two pairs of sides differ by more than
+    #: `fit_turns` allow), as many rectangles again turned as its second pair of sides
+    #: lies, read after the first (and moved about only after them): a lone Piktas
+    #: jackal cut as a parallelogram, one pair of sides 15 degrees askew (Piktas
+    #: unstraightened 98 -> 99 of 102, IDEAL room 84 -> 85, typical 85 -> 86; the other
+    #: room rows and glare unchanged, none wrong). Merged with the first by their edges'
+    #: scores, or moved about first, they crowded out rectangles that read other cards.
+    fit_skewed: bool = True
     #: ... and cards still unread after that, once more with their sides stretched by
     #: these (a card lifted or far from the named cards that flatten the view is
     #: foreshortened more than `fit_stretches` allow: 53 by 63 px where its scale said 64
@@ -1241,16 +1249,28 @@ class Recognizer:
             found = fit_rectangles(gx, gy, (float(centre[0]), float(centre[1])), angle, (short, long_),
                                    reach * long_, step, keep=p.fit_tries + 2, turns=p.fit_turns,
                                    stretches=stretches or p.fit_stretches)
+            apart_deg = max(map(abs, p.fit_turns)) + 1.0
             lined = _neighbour_angle(named, centre, angle, p.fit_neighbour_reach * long_,
-                                     max(map(abs, p.fit_turns)) + 1.0) if p.fit_neighbour_reach else None
+                                     apart_deg) if p.fit_neighbour_reach else None
+            # a cut skewed (a parallelogram): its other pair of sides may lie as the card does
+            skewed = _other_sides_angle(q, angle, apart_deg) if p.fit_skewed else None
             if lined is not None:
                 # the cut turned the card askew: cards lie as their neighbours do
                 found = sorted(found + fit_rectangles(
                     gx, gy, (float(centre[0]), float(centre[1])), lined, (short, long_), reach * long_,
                     step, keep=p.fit_tries + 2, turns=p.fit_turns, stretches=stretches or p.fit_stretches),
                     key=lambda sr: -sr[0])
+            budget = again if again is not None else p.fit_tries if limit is None else limit
+            first = budget  # the rectangles as the cut lies (and as its neighbours do)
+            if skewed is not None:
+                # ... or as the cut's other sides: as many again, after those as the cut lies
+                found = found[:budget] + sorted(found[budget:] + fit_rectangles(
+                    gx, gy, (float(centre[0]), float(centre[1])), skewed, (short, long_), reach * long_,
+                    step, keep=p.fit_tries + 2, turns=p.fit_turns, stretches=stretches or p.fit_stretches),
+                    key=lambda sr: -sr[0])
+                budget *= 2
             for _, rect in found:
-                if tries == (again if again is not None else p.fit_tries if limit is None else limit):
+                if tries == budget:
                     break
                 if any(_covers(k, rect.astype(np.float32), 0.5) for k in named):
                     continue  # a named card itself
@@ -1280,7 +1300,9 @@ class Recognizer:
                     best = (identity, corners)
             if best is None and p.fit_jitter:
                 # the likeliest few read weakly, each read again moved a little
-                for _, _, rect, seen in sorted(weak, key=lambda w: (-w[0], w[1]))[:p.fit_jitter_tries]:
+                # (those as the cut lies first: the skewed cut's others only after them)
+                likeliest = sorted(weak, key=lambda w: (w[1] > first, -w[0], w[1]))[:p.fit_jitter_tries]
+                for _, _, rect, seen in likeliest:
                     identity = None
                     if p.fit_sides > 0:  # first with each side laid on its own edge
                         laid = sides_fitted(gx, gy, rect, max(2.0, p.fit_sides * short))
@@ -2289,6 +2311,18 @@ def _neighbour_angle(named: list[np.ndarray], centre: np.ndarray, angle: float, 
     q = min(near, key=lambda dq: dq[0])[1]
     side = q[1] - q[0]
     theirs = math.atan2(float(side[1]), float(side[0]))
+    apart = (theirs - angle) % (math.pi / 2)
+    apart = min(apart, math.pi / 2 - apart)
+    return theirs if math.degrees(apart) >= apart_deg else None
+
+
+def _other_sides_angle(q: np.ndarray, angle: float, apart_deg: float) -> float | None:
+    """The turn (radians) a quad's second pair of sides gives its first side (that side's
+    direction less a quarter), where it differs from `angle` (the first side's) by
+    `apart_deg` degrees or more, quarter turns aside; else None (the quad is near enough
+    a rectangle)."""
+    side = q[2] - q[1]
+    theirs = math.atan2(float(side[1]), float(side[0])) - math.pi / 2
     apart = (theirs - angle) % (math.pi / 2)
     apart = min(apart, math.pi / 2 - apart)
     return theirs if math.degrees(apart) >= apart_deg else None

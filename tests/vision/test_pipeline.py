@@ -1051,6 +1051,15 @@ def test_without_a_mat_cards_left_unread_are_fitted_again_in_the_view_the_named_
     assert after == before | {"SC"} and "SC" not in before
 
 
+def test_without_a_mat_a_skewed_cut_is_fitted_as_its_other_sides_lie():
+    """`PipelineParams.fit_skewed`: through the wide lens, unstraightened (the room
+    bench's frame 238), a Piktas jackal lying alone was cut as a parallelogram, one pair
+    of its sides 15 degrees askew; the rectangles laid within 4 degrees of that pair
+    missed it. Laid as its other pair of sides lies, one reads it clearly."""
+    before, after = _named_without_and_with("piktas", "piktas", 238, PipelineParams(fit_skewed=False))
+    assert after == before | {"jackal"} and "jackal" not in before
+
+
 def test_without_a_mat_a_card_seen_as_a_trapezoid_is_read_with_each_side_on_its_edge():
     """`PipelineParams.fit_sides`: in the room (the room bench's frame 323, the camera
     tilted, the frame straightened), the IDEAL AP touching a named card reads nothing from any rectangle laid
