@@ -167,6 +167,11 @@ class PipelineParams:
     fit_neighbour_contrast: float = 0.5
     #: ... centred within this much of a card's long side of the place beside it
     fit_neighbour_search: float = 0.2
+    #: ... also where an unread cut lies there (its own search found nothing, and the
+    #: place beside a named card is a different guess: the Piktas woman touching the
+    #: named raven, unstraightened, 99 -> 100 of 102; the other room rows, typical and
+    #: glare unchanged, none wrong)
+    fit_neighbours_in_unread: bool = True
     #: Without a mat, blobs of the bright mask that no card found covers, from
     #: `fit_blob_area` of a card's area to a card and a fifth, are searched as unread
     #: cards (`Recognizer._with_blobs`): a card partly under a hand makes one blob with
@@ -1376,7 +1381,9 @@ class Recognizer:
         p = self.params
         to_view, to_px = _view_maps(f, H)
         named = [to_view(c.corners_px) for c in cards if c.code is not None]
-        taken = [to_view(c.corners_px).astype(np.float32) for c in cards]
+        # (a place inside an unread cut is searched too: that cut's own search found nothing)
+        taken = [to_view(c.corners_px).astype(np.float32) for c in cards
+                 if c.code is not None or not p.fit_neighbours_in_unread]
         if not named:
             return cards
         if view.ndim == 3:

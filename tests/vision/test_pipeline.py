@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import cv2
 import numpy as np
 import pytest
@@ -1060,6 +1061,16 @@ def test_without_a_mat_a_skewed_cut_is_fitted_as_its_other_sides_lie():
     assert after == before | {"jackal"} and "jackal" not in before
 
 
+def test_without_a_mat_a_card_is_searched_for_beside_a_named_one_inside_an_unread_cut():
+    """`PipelineParams.fit_neighbours_in_unread`: through the wide lens, unstraightened
+    (the room bench's frame 272), the Piktas woman, touching the named raven, lies
+    inside a cut that read nothing and whose own search found nothing; the place beside
+    the raven, searched all the same, reads the woman."""
+    before, after = _named_without_and_with("piktas", "piktas", 272,
+                                            PipelineParams(fit_neighbours_in_unread=False))
+    assert after == before | {"woman"} and "woman" not in before
+
+
 def test_without_a_mat_a_card_seen_as_a_trapezoid_is_read_with_each_side_on_its_edge():
     """`PipelineParams.fit_sides`: in the room (the room bench's frame 323, the camera
     tilted, the frame straightened), the IDEAL AP touching a named card reads nothing from any rectangle laid
@@ -1073,9 +1084,12 @@ def test_without_a_mat_a_card_cut_askew_is_fitted_turned_as_its_named_neighbour_
     """`PipelineParams.fit_neighbour_reach`: in the room bench's frame 187 (wide lens,
     unstraightened) the IDEAL KW lies between SC and GC in a column, touching both, and
     its cut came 25 degrees askew: the rectangles laid within a few degrees of the cut
-    missed it. Also laid turned as the named card next to it lies, one reads KW."""
+    missed it. Also laid turned as the named card next to it lies, one reads KW. (The
+    search beside a named card inside an unread cut, `fit_neighbours_in_unread`, finds
+    it too: that is left out.)"""
+    alone = PipelineParams(fit_neighbours_in_unread=False)
     before, after = _named_without_and_with("medieval-mastery", "ideal", 187,
-                                            PipelineParams(fit_neighbour_reach=0.0))
+                                            dataclasses.replace(alone, fit_neighbour_reach=0.0), with_=alone)
     assert after == before | {"KW"} and "KW" not in before
 
 
