@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+
 import cv2
 import numpy as np
 import pytest
