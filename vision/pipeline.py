@@ -125,9 +125,11 @@ class PipelineParams:
     #: this much of its short side (`vision.fit.sides_fitted`): a card the camera sees
     #: tilted is a trapezoid, which no rectangle fits (IDEAL room 82 -> 84 of 86,
     #: room-wide@1536x864 80 -> 81; nothing else changed in the room rows, typical and
-    #: glare). Such a reading names the card only at `fit_min_score`, and is not kept
-    #: among the frame's readings: with the bar of 0.72 a Piktas jackal read 0.727 as a
-    #: bat, with a lead of 0.24; no such reading that was wrong reached 0.77.
+    #: glare). Such a reading names the card only at `fit_min_score` with a lead of
+    #: `fit_clear_margin`, and is not kept among the frame's readings: with the bar of
+    #: 0.72 a Piktas jackal read 0.727 as a bat, with a lead of 0.24; at 0.8 with any lead
+    #: an untaught real KS read 0.859 as KC, a lead of 0.011 (IMG_2589); on the room rows
+    #: no such reading that was wrong reached 0.77.
     fit_sides: float = 0.15
     #: ... and where cards stay unread after that while `refit_named` whole cards or more
     #: are named, those cards flatten the table again and the unread are fitted once more
@@ -1319,7 +1321,8 @@ class Recognizer:
                             if self._fit_polishable(identity):
                                 identity, corners = self._polished(image, laid, identity, corners, seen,
                                                                    to_px, step, None)
-                            if identity.known and identity.score >= p.fit_min_score:
+                            if identity.known and identity.score >= p.fit_min_score and \
+                                    identity.margin >= p.fit_clear_margin:
                                 best = (identity, corners)
                                 break
                     identity, corners, rect = self._jittered(image, rect, seen, to_px, reads)

@@ -141,3 +141,20 @@ def test_cards_in_a_fan_of_a_deck_never_taught_are_read_by_their_corner_index():
     # flattened by the named cards (PipelineParams.flatten_named): now cut whole
     assert by_index >= 5
     assert tally.right >= 12
+
+
+@needs_real
+def test_a_card_fitted_with_each_side_on_its_edge_needs_a_lead_to_be_named():
+    """`PipelineParams.fit_sides`: in a real photo read untaught (IMG_2589), a KS's
+    rectangle laid side by side on its edges read KC and KS alike (0.859, a lead of
+    0.011). Such a reading needs `fit_clear_margin` of lead besides `fit_min_score`:
+    nothing in the photo is named wrongly."""
+    from vision.pipeline import PipelineParams, Recognizer
+
+    photo = next(p for p in rp.test_photos(REAL, rp.teaching(REAL)) if p.file == "IMG_2589.JPG")
+    image = cv2.imread(str(REAL / "train" / photo.file))
+    for params, wrong in ((PipelineParams(fit_clear_margin=0.0), 1), (PipelineParams(), 0)):
+        tally = rp.Tally()
+        seen = Recognizer("standard", templates=art_templates("standard"), params=params).see(image)
+        tally.add(photo, [(c.code, c.corners_px) for c in seen.cards])
+        assert tally.wrong == wrong
