@@ -111,12 +111,13 @@ def fit_rectangles(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], 
 def sides_fitted(gx: np.ndarray, gy: np.ndarray, corners: np.ndarray, reach: float, points: int = 16,
                  least: float = 0.5) -> np.ndarray:
     """`corners` (a quad, 4x2) with each side laid on the edge along it: at each of
-    `points` places on the side's middle 80 %, the offset within `reach` px along its
-    normal where the picture changes most across it; a line fitted through those
-    places (those more than a pixel and a half from their median offset left out); the
-    corners where the lines meet. A rectangle cannot lie on a card the camera sees
-    tilted, a trapezoid: four lines can. A side whose edge is under `least` of the
-    strongest side's stays where it was (under another card, a hand)."""
+    `points` places on the side's middle 80 %, the outermost offset within `reach` px
+    along its normal where the picture changes at least half as much across it as it
+    most does there; a line fitted through those places (those more than a pixel and a
+    half from their median offset left out); the corners where the lines meet. A
+    rectangle cannot lie on a card the camera sees tilted, a trapezoid: four lines can.
+    A side whose edge is under `least` of the strongest side's stays where it was (under
+    another card, a hand)."""
     q = np.asarray(corners, np.float64).reshape(4, 2)
     centre = q.mean(axis=0)
     offs = np.arange(-reach, reach + 1e-9, 0.5)

@@ -814,7 +814,7 @@ class Recognizer:
             view = mat_only(self._top_down(gray, H), self.mat.size_mm, ppm, margin, p.mat_inset_mm,
                             1.3 * max(card_px), in_place=True)
         # the grey frame's (or lores copy's) pixels to the view's
-        M = np.array([[ppm, 0.0, margin * ppm], [0.0, ppm, margin * ppm], [0.0, 0.0, 1.0]]) @ H
+        M = self._to_view(H)
 
         def to_mm(q: np.ndarray) -> np.ndarray:  # the frame's pixels to the mat's mm
             return to_plane(_scaled(np.asarray(q, np.float64), 1.0 / f), H)
@@ -867,6 +867,13 @@ class Recognizer:
         w, h = (v + 2 * p.view_margin_mm for v in self.mat.size_mm)
         return round(h * p.detect_ppm), round(w * p.detect_ppm)
 
+    def _to_view(self, H: np.ndarray) -> np.ndarray:
+        """The frame's (or lores copy's) pixels to the top-down view's, as
+        `homography.top_down` makes it at `detect_ppm` with `view_margin_mm`."""
+        p = self.params
+        m = p.view_margin_mm * p.detect_ppm
+        return np.array([[p.detect_ppm, 0.0, m], [0.0, p.detect_ppm, m], [0.0, 0.0, 1.0]]) @ H
+
     def _view_parts(self, gray: np.ndarray, H: np.ndarray, boxes: list[tuple[int, int, int, int]],
                     card_px: tuple[float, float]) -> list[np.ndarray]:
         """The parts `boxes` of the top-down view that `homography.top_down` and
@@ -876,8 +883,7 @@ class Recognizer:
         assert self.mat is not None
         p = self.params
         h, w = self._view_shape()
-        m = p.view_margin_mm * p.detect_ppm
-        M = np.array([[p.detect_ppm, 0.0, m], [0.0, p.detect_ppm, m], [0.0, 0.0, 1.0]]) @ H
+        M = self._to_view(H)
 
         def warp(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
             T = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
@@ -2320,7 +2326,12 @@ def _neighbour_angle(named: list[np.ndarray], centre: np.ndarray, angle: float, 
         return None
     q = min(near, key=lambda dq: dq[0])[1]
     side = q[1] - q[0]
-    theirs = math.atan2(float(side[1]), float(side[0]))
+    return _turned_apart(math.atan2(float(side[1]), float(side[0])), angle, apart_deg)
+
+
+def _turned_apart(theirs: float, angle: float, apart_deg: float) -> float | None:
+    """`theirs` (radians) where it differs from `angle` by `apart_deg` degrees or more,
+    quarter turns aside (a card's sides lie a quarter turn apart); else None."""
     apart = (theirs - angle) % (math.pi / 2)
     apart = min(apart, math.pi / 2 - apart)
     return theirs if math.degrees(apart) >= apart_deg else None
@@ -2332,10 +2343,7 @@ def _other_sides_angle(q: np.ndarray, angle: float, apart_deg: float) -> float |
     `apart_deg` degrees or more, quarter turns aside; else None (the quad is near enough
     a rectangle)."""
     side = q[2] - q[1]
-    theirs = math.atan2(float(side[1]), float(side[0])) - math.pi / 2
-    apart = (theirs - angle) % (math.pi / 2)
-    apart = min(apart, math.pi / 2 - apart)
-    return theirs if math.degrees(apart) >= apart_deg else None
+    return _turned_apart(math.atan2(float(side[1]), float(side[0])) - math.pi / 2, angle, apart_deg)
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:
