@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from vision.annotate import annotate
+from vision.identify import Identity
 from vision.mats import get_mat
 from vision.pipeline import PipelineParams, Recognizer, recognize_image
 from vision.synthetic import Degradations, HandPass, Placement, Scene, SyntheticCamera
@@ -965,11 +966,12 @@ def test_without_a_mat_a_covered_card_the_cut_missed_is_found_on_its_edges():
 
 
 def _room_bench_frame(game: str, deck: str, index: int, condition: str = "room,lens=wide",
-                      on_mat: bool = False, straightened: bool = False) -> tuple[np.ndarray, set[str]]:
+                      on_mat: bool = False, straightened: bool = False,
+                      size: tuple[int, int] = (1280, 720)) -> tuple[np.ndarray, set[str]]:
     """Frame `index` of the room bench's script (seed 2) through the wide lens,
     unstraightened, in the room (or under `condition`), cards on the bare table (or on
-    the game's mat); and its face-up cards. `straightened`: undistorted with the lens's
-    calibration, as the bench's rows not marked /raw are."""
+    the game's mat), `size` px; and its face-up cards. `straightened`: undistorted with
+    the lens's calibration, as the bench's rows not marked /raw are."""
     import itertools
 
     from vision.calibration import Undistorter
@@ -977,7 +979,7 @@ def _room_bench_frame(game: str, deck: str, index: int, condition: str = "room,l
 
     mat = get_mat(game)
     degrade = Degradations.parse(condition)
-    camera = SyntheticCamera(mat, deck, 2, size=(1280, 720), degrade=degrade, bare=not on_mat)
+    camera = SyntheticCamera(mat, deck, 2, size=size, degrade=degrade, bare=not on_mat)
     scene = next(itertools.islice(TableScript(mat, deck, 2, degrade).scenes(), index, None))
     image, truth = camera.render(scene, index / 30.0)
     if straightened:
@@ -987,12 +989,12 @@ def _room_bench_frame(game: str, deck: str, index: int, condition: str = "room,l
 
 def _named_without_and_with(game: str, deck: str, index: int, without: PipelineParams,
                             condition: str = "room,lens=wide", on_mat: bool = False,
-                            with_: PipelineParams | None = None, straightened: bool = False
-                            ) -> tuple[set[str], set[str]]:
+                            with_: PipelineParams | None = None, straightened: bool = False,
+                            size: tuple[int, int] = (1280, 720)) -> tuple[set[str], set[str]]:
     """The cards named in a room bench frame (`_room_bench_frame`) with `without`, then
     with `with_` (the default parameters if None); each a subset of the frame's face-up
     cards (none named wrongly)."""
-    image, face_up = _room_bench_frame(game, deck, index, condition, on_mat, straightened)
+    image, face_up = _room_bench_frame(game, deck, index, condition, on_mat, straightened, size)
     out = []
     for params in (without, with_ or PipelineParams()):
         seen = Recognizer(deck, get_mat(game) if on_mat else None, params=params).see(image)
@@ -1321,3 +1323,80 @@ def test_on_the_mat_a_cut_searched_in_vain_is_not_searched_again_for_a_while(mon
     `mat_fit_retry` frames, then searched for again."""
     searched, _ = _mat_searches(monkeypatch, False, 5, mat_fit_retry=3)
     assert searched == [3, 3]  # frames 1 and 4
+
+
+def test_without_a_mat_cards_are_searched_last_in_the_view_every_named_card_flattens():
+    """`PipelineParams.refit_partial`: through the tilted wide lens (the room bench's
+    frame 221, straightened) the IDEAL GC and KW lie crosswise in a column at the
+    picture's side, 41 by 49 px where the cards at the middle are 40 by 62, and the two
+    whole named cards flatten no view. Searched once more in the view that every named
+    card flattens, those partly under others too, both are named."""
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 221,
+                                            PipelineParams(refit_partial=False), straightened=True)
+    assert after == before | {"GC", "KW"} and not {"GC", "KW"} & before
+
+
+def test_without_a_mat_a_rectangle_read_with_no_lead_is_polished_and_named_with_one():
+    """`PipelineParams.fit_polish_margin`: at 1536x864 through the wide lens (the room
+    bench's frame 136, straightened) the rectangles fitted on the IDEAL SC read it at
+    0.70 with a lead of 0.03 over WC. Polished from there, it reads SC at 0.8 or more
+    with a lead of 0.15, and is named; polished only from a lead of 0.15, it is not."""
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 136,
+                                            PipelineParams(fit_polish_margin=None), straightened=True,
+                                            size=(1536, 864))
+    assert after == before | {"SC"} and "SC" not in before
+
+
+def test_without_a_mat_a_card_read_weakly_in_its_pairs_half_is_polished_there():
+    """`PipelineParams.polish_reads`: at 1536x864 through the wide lens (the room bench's
+    frame 136, straightened) the standard 3D, 54 px wide, lies against the 4C; the half
+    of the pair's outline read it at 0.63 with a lead under 0.01, and no rectangle laid
+    on the edges came within 6 px (the scale was that of the one card named, far off
+    and 16 % smaller). That half, polished, reads 3D clearly."""
+    before, after = _named_without_and_with("yonac", "standard", 136, PipelineParams(polish_reads=False),
+                                            straightened=True, size=(1536, 864))
+    assert after == before | {"3D"} and "3D" not in before
+
+
+def test_without_a_mat_a_reading_polished_from_no_lead_names_a_card_only_with_one():
+    """`Recognizer._polish_ok`: a reading polished up from one with no lead names the
+    card only at `fit_min_score` with a lead of `fit_clear_margin` (a rectangle on bare
+    table in the room bench's Piktas frame 323 came to read a beetle at 0.73 with a lead
+    of 0.152); from a reading with that lead, or unpolished, `_fit_clear` is the bar."""
+    r = Recognizer("standard", None)
+    p = r.params
+
+    def reading(score: float, margin: float) -> Identity:
+        return Identity("3D", score, margin, 0, np.zeros((4, 2), np.float32), "3D")
+
+    no_lead, led = reading(0.6, 0.02), reading(0.6, p.fit_clear_margin)
+    weakly_clear = reading(p.fit_clear_score + 0.01, p.fit_clear_margin + 0.002)
+    sure = reading(p.fit_min_score, p.fit_clear_margin)
+    assert r._fit_clear(weakly_clear)
+    assert not r._polish_ok(no_lead, weakly_clear) and r._polish_ok(no_lead, sure)
+    assert r._polish_ok(led, weakly_clear) and r._polish_ok(weakly_clear, weakly_clear)
+    assert not r._polish_ok(no_lead, reading(0.95, 0.1))
+
+
+def test_without_a_mat_no_card_is_named_on_bare_table_in_the_piktas_room_frame():
+    """The room bench's Piktas frame 323 (wide lens, straightened): every card named lies
+    where that card lies (a rectangle on bare table there, polished from a reading with
+    no lead, read a beetle at 0.73 with 0.152 before `_polish_ok`)."""
+    import itertools
+
+    from vision.calibration import Undistorter
+    from vision.sources.synthetic import TableScript
+
+    mat = get_mat("piktas")
+    degrade = Degradations.parse("room,lens=wide")
+    camera = SyntheticCamera(mat, "piktas", 2, size=(1280, 720), degrade=degrade, bare=True)
+    scene = next(itertools.islice(TableScript(mat, "piktas", 2, degrade).scenes(), 323, None))
+    image, truth = camera.render(scene, 323 / 30.0)
+    undistort = Undistorter(camera.calibration())
+    where = {t.code: undistort.points(np.asarray(t.corners_px)).mean(axis=0)
+             for t in truth.cards if t.face_up}
+    seen = Recognizer("piktas", None).see(undistort.apply(image))
+    named = [c for c in seen.cards if c.code]
+    assert len(named) >= 8
+    for c in named:
+        assert c.code in where and np.linalg.norm(c.corners_px.mean(axis=0) - where[c.code]) < 15, c.code
