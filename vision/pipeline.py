@@ -105,13 +105,15 @@ class PipelineParams:
     #: not clearly, is moved a little while it reads better (`Recognizer._polished`)
     fit_polish_from: float = 0.55
     fit_polish_rounds: int = 4
-    #: ... and one read with a lead under `fit_clear_margin`, down to this one, is polished
-    #: too (None: only with that lead); polished up from there it names the card only at
-    #: `fit_min_score` with that lead both (`Recognizer._polish_ok`), and where it does
-    #: not it is still read again moved (`fit_jitter`). Through the wide lens at 1536x864
-    #: an IDEAL SC's rectangle read 0.70 with a lead of 0.03 over WC (its true outline:
-    #: 0.97 and 0.14): IDEAL room-wide@1536x864 83 -> 85 of 86. Named at 0.72 with 0.15
-    #: so, a rectangle on bare table came to read a Piktas beetle at 0.73 with 0.152.
+    #: ... and among the few read again moved (`fit_jitter`, below), one read with a lead
+    #: under `fit_clear_margin`, down to this one, is polished too (None: only with that
+    #: lead); polished up from there it names the card only at `fit_min_score` with that
+    #: lead both (`Recognizer._polish_ok`). At 1536x864 through the wide lens an IDEAL SC's
+    #: rectangles read it with a small lead over WC (its true outline: 0.97 with 0.14):
+    #: IDEAL room-wide@1536x864 84 -> 85 of 86. Named at 0.72 with 0.15 so, a rectangle
+    #: on bare table came to read a Piktas beetle at 0.73 with 0.152. Not in the search
+    #: beside named cards (no cut says a card lies there), nor for every rectangle read:
+    #: those doubled and quadrupled the readings of a cold frame of the standard room.
     fit_polish_margin: float | None = 0.0
     #: ... and where none of them reads a card clearly or well enough to polish, the
     #: `fit_jitter_tries` that read some card (not a back) best, at `fit_jitter_from` or
@@ -146,14 +148,18 @@ class PipelineParams:
     refit: bool = True
     refit_named: int = 3
     #: ... and last, where cards are still unread, once more (and the stretched search
-    #: and the neighbours' with it) in the view flattened by every named card, those
-    #: partly under others too (their fitted outlines): through the tilted wide lens a
-    #: column of cards lying crosswise at the picture's side was 41 by 49 px where the
-    #: others were 40 by 62, and the few whole named cards flattened no view (IDEAL
-    #: room-wide 82 -> 85 of 86, standard 61 -> 62 of 62; the other room rows, typical and
-    #: glare unchanged or better, none wrong). Done in place of the first refit, the
-    #: searches after it in the new view lost two cards that the old view found.
+    #: with it) in the view flattened by every named card, those partly under others too
+    #: (their fitted outlines): through the tilted wide lens a column of cards lying
+    #: crosswise at the picture's side was 41 by 49 px where the others were 40 by 62,
+    #: and the few whole named cards flattened no view (IDEAL room-wide 82 -> 85 of 86,
+    #: standard 61 -> 62 of 62; the other room rows, typical and glare unchanged or
+    #: better, none wrong). Done in place of the first refit, the searches after it in the
+    #: new view lost two cards that the old view found. The search beside named cards
+    #: runs in that view too only where no whole named cards flattened a view before
+    #: (`refit_partial_neighbours`: always; on the standard room it doubled a cold frame's
+    #: readings, and without it IDEAL room-wide and @1536x864 lost a card each).
     refit_partial: bool = True
+    refit_partial_neighbours: bool = False
     #: ... and where a named card lies within `fit_neighbour_reach` of a card's long side
     #: turned otherwise than the cut (beyond `fit_turns`, by quarters), the rectangles
     #: are also searched turned as it lies: the cut of a card between two named ones in a
@@ -1100,6 +1106,7 @@ class Recognizer:
     def _see_direct_at(self, image: np.ndarray, gray: np.ndarray, t: float, f: float) -> FrameResult:
         """`_see_direct` with the frame searched at `f` times its size."""
         p = self.params
+        self._refit_key: frozenset[bytes] | None = None  # the named cards `_refitted` last flattened by
         small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
         plain = plain_table(image, small, p.table_saturation) if p.table_pattern else None
         shown = image  # what the outline and index finders look at
@@ -1235,13 +1242,14 @@ class Recognizer:
         if p.fit and p.refit_partial and fitting is not None and \
                 any(c.code is None and c.fresh for c in cards):
             # last, in the view every named card flattens (those partly hidden too)
+            first = self._refit_key is None  # no whole named cards flattened a view before
             cards, flat = self._refitted(cards, image, small, contrasts, f, ppm, fitting, reads,
                                          partial=True)
             if flat is not fitting:
                 if p.fit_stretches_again and any(c.code is None and c.fresh for c in cards):
                     cards = self._with_fitted(cards, image, f, ppm, *flat, reads=reads,
                                               stretches=p.fit_stretches_again, again=p.fit_tries_again)
-                if p.fit_neighbours:
+                if p.fit_neighbours and (first or p.refit_partial_neighbours):
                     cards = self._with_neighbours(cards, image, f, ppm, *flat, reads=reads)
         if p.keep_clear_reads:
             cards = self._with_clear_reads(cards, reads, f, ppm)
@@ -1261,8 +1269,8 @@ class Recognizer:
                      reads: dict[tuple, Identity] | None = None, reach: float = 0.5,
                      stretches: tuple[tuple[float, float], ...] = (), again: int | None = None,
                      to_mm: Callable[[np.ndarray], np.ndarray] | None = None, moved: bool = True,
-                     leave: Callable[[CardSeen], bool] | None = None, limit: int | None = None
-                     ) -> list[CardSeen]:
+                     leave: Callable[[CardSeen], bool] | None = None, limit: int | None = None,
+                     unled: bool = True) -> list[CardSeen]:
         """Each unread card, where a card of the deck's size laid on the edges nearby
         (`vision.fit`, in the view the cards were cut in: flattened where there is one;
         centred within `reach` of its long side, its sides stretched by `stretches`, else
@@ -1271,7 +1279,9 @@ class Recognizer:
         (else `fit_tries`), none read again moved (`fit_jitter`). `to_mm`: the frame's
         pixels to the cards' mm (else the view's scale `ppm`). `moved`: the rectangles
         read weakly are polished and jittered (`_polished`, `_jittered`). `leave`: the
-        unread cards not searched. `limit`: the rectangles read (else `fit_tries`)."""
+        unread cards not searched. `limit`: the rectangles read (else `fit_tries`).
+        `unled`: those moved about may be polished from a reading with no lead
+        (`fit_polish_margin`; not beside named cards, where no cut says a card lies)."""
         p = self.params
         to_view, to_px = _view_maps(f, H)
         named = [to_view(c.corners_px).astype(np.float32) for c in cards if c.code is not None]
@@ -1340,18 +1350,15 @@ class Recognizer:
                 elif bare != seen:
                     identity = self._identify_crop(image, corners, seen, reads)
                     self.identifications += 1
-                first_read, polish = identity, moved and self._fit_polishable(identity)
-                if polish:
+                if moved and self._fit_polishable(identity):
                     identity, corners = self._polished(image, rect, identity, corners, seen, to_px,
                                                        step, reads)
-                clear = self._polish_ok(first_read, identity)
-                # polished in vain from a reading with no lead: still read again moved
-                if moved and not clear and (not polish or first_read.margin < p.fit_clear_margin) and \
-                        first_read.score >= p.fit_jitter_from and \
-                        first_read.best is not None and not is_back(first_read.best) and \
+                elif moved and not self._fit_clear(identity) and identity.score >= p.fit_jitter_from and \
+                        identity.best is not None and not is_back(identity.best) and \
                         short / f < p.fit_jitter_px:
-                    weak.append((first_read.score, tries, rect, seen))
-                if identity.known and clear and (best is None or identity.score > best[0].score):
+                    weak.append((identity.score, tries, rect, seen))
+                if identity.known and self._fit_clear(identity) and \
+                        (best is None or identity.score > best[0].score):
                     best = (identity, corners)
             if best is None and p.fit_jitter:
                 # the likeliest few read weakly, each read again moved a little
@@ -1366,16 +1373,16 @@ class Recognizer:
                             corners = to_px(laid)
                             identity = self._identify_crop(image, corners, seen)
                             self.identifications += 1
-                            if self._fit_polishable(identity):
+                            if self._fit_polishable(identity, unled=unled):
                                 identity, corners = self._polished(image, laid, identity, corners, seen,
                                                                    to_px, step, None)
                             if identity.known and identity.score >= p.fit_min_score and \
                                     identity.margin >= p.fit_clear_margin:
                                 best = (identity, corners)
                                 break
-                    identity, corners, rect = self._jittered(image, rect, seen, to_px, reads)
+                    identity, corners, rect = self._jittered(image, rect, seen, to_px, reads, unled)
                     start = identity
-                    if identity is not None and self._fit_polishable(identity):
+                    if identity is not None and self._fit_polishable(identity, unled=unled):
                         identity, corners = self._polished(image, rect, identity, corners, seen, to_px,
                                                            step, reads)
                     if identity is not None and identity.known and self._polish_ok(start, identity):
@@ -1408,6 +1415,10 @@ class Recognizer:
                  for c in cards if c.code is not None and (c.complete or partial)]
         if len(named) < p.refit_named or self._scale is None:
             return cards, fitting
+        key = frozenset(c.corners.tobytes() for c in named)
+        if key == self._refit_key:  # the view searched already this frame
+            return cards, fitting
+        self._refit_key = key
         flat = _flattening(named, self.size_mm, self._scale, small.shape, p.flatten_fit)
         if flat is None:
             return cards, fitting
@@ -1482,7 +1493,7 @@ class Recognizer:
                  for s in seeds]
         known = [c for c in cards if c.code is not None]  # the unread were searched already
         found = self._with_fitted(known + fakes, image, f, ppm, view, H, size, reads=reads,
-                                  reach=p.fit_neighbour_search)
+                                  reach=p.fit_neighbour_search, unled=False)
         return cards + [c for c in found[len(known):] if c.code is not None]
 
     def _with_blobs(self, cards: list[CardSeen], image: np.ndarray, f: float, ppm: float,
@@ -1630,8 +1641,8 @@ class Recognizer:
         return identity.score >= p.fit_min_score and identity.margin >= p.fit_clear_margin
 
     def _jittered(self, image: np.ndarray, rect: np.ndarray, seen: tuple[bool, ...],
-                  to_px: Callable[[np.ndarray], np.ndarray], reads: dict[tuple, Identity] | None
-                  ) -> tuple[Identity | None, np.ndarray, np.ndarray]:
+                  to_px: Callable[[np.ndarray], np.ndarray], reads: dict[tuple, Identity] | None,
+                  unled: bool = False) -> tuple[Identity | None, np.ndarray, np.ndarray]:
         """A fitted rectangle that reads no card well enough to polish, read again moved
         `fit_jitter` px each of eight ways (`vision.fit.shifted`): a card's index is found
         only within its search window's 1.5 mm (`vision.templates.MARGIN_MM`), a pixel or
@@ -1646,18 +1657,19 @@ class Recognizer:
             px = to_px(moved)
             again = self._identify_crop(image, px, seen, reads)
             self.identifications += 1
-            if ((again.known and self._fit_clear(again)) or self._fit_polishable(again)) and \
+            if ((again.known and self._fit_clear(again)) or self._fit_polishable(again, unled=unled)) and \
                     (found is None or again.score > found.score):
                 found, corners, rect = again, px, moved
                 if self._fit_clear(found):
                     break
         return found, corners, rect
 
-    def _fit_polishable(self, identity: Identity) -> bool:
+    def _fit_polishable(self, identity: Identity, unled: bool = False) -> bool:
         """Does a fitted rectangle read one card (not a back), not yet clearly, but well
-        enough and far enough ahead to be moved towards it (`_polished`)?"""
+        enough and far enough ahead to be moved towards it (`_polished`)? `unled`: among
+        the few read again moved, where `fit_polish_margin` is the lead asked."""
         p = self.params
-        lead = p.fit_clear_margin if p.fit_polish_margin is None else p.fit_polish_margin
+        lead = p.fit_polish_margin if unled and p.fit_polish_margin is not None else p.fit_clear_margin
         return not self._fit_clear(identity) and identity.margin >= lead and \
             identity.score >= p.fit_polish_from and identity.best is not None and not is_back(identity.best)
 

@@ -1338,10 +1338,11 @@ def test_without_a_mat_cards_are_searched_last_in_the_view_every_named_card_flat
 
 def test_without_a_mat_a_rectangle_read_with_no_lead_is_polished_and_named_with_one():
     """`PipelineParams.fit_polish_margin`: at 1536x864 through the wide lens (the room
-    bench's frame 136, straightened) the rectangles fitted on the IDEAL SC read it at
-    0.70 with a lead of 0.03 over WC. Polished from there, it reads SC at 0.8 or more
-    with a lead of 0.15, and is named; polished only from a lead of 0.15, it is not."""
-    before, after = _named_without_and_with("medieval-mastery", "ideal", 136,
+    bench's frame 204, straightened) the IDEAL SC, a sixth of it under a neighbour, is
+    read by the rectangles moved about near it only with a small lead over WC. Polished
+    from there, it reads SC at 0.8 or more with a lead of 0.15, and is named; polished
+    only from a lead of 0.15, it is not."""
+    before, after = _named_without_and_with("medieval-mastery", "ideal", 204,
                                             PipelineParams(fit_polish_margin=None), straightened=True,
                                             size=(1536, 864))
     assert after == before | {"SC"} and "SC" not in before
