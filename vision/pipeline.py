@@ -1555,23 +1555,8 @@ class Recognizer:
         least `keep_clear_iou`) clearly as a card named nowhere else (`_fit_clear`) is that
         card: a card's outline moved through the flattened view and back, or turned, may
         read worse than the quad first read (the halves of two cards' outline)."""
-        p = self.params
-        unread = [i for i, c in enumerate(cards) if c.code is None and c.fresh]
-        if not unread or not reads:
-            return cards
-        taken = {c.code for c in cards if c.code is not None}
-        named = [c.corners_px for c in cards if c.code is not None]
-        best: dict[int, tuple[Identity, np.ndarray, tuple[bool, ...]]] = {}
-        for (corners, seen), one in reads.items():
-            if not one.known or is_back(one.code) or one.code in taken or not self._fit_clear(one):
-                continue
-            q = np.frombuffer(corners, np.float32).reshape(4, 2)
-            if any(_covers(k, q, p.keep_clear_named) for k in named):
-                continue
-            for i in unread:
-                if _iou(cards[i].corners_px, q) >= p.keep_clear_iou and \
-                        (i not in best or one.score > best[i][0].score):
-                    best[i] = (one, q, seen)
+        best = self._reads_in_place(cards, reads, lambda one: one.known and not is_back(one.code) and
+                                    self._fit_clear(one), lambda one: one.code)
         out, used = list(cards), set()
         for i, (one, q, seen) in sorted(best.items(), key=lambda kv: -kv[1][0].score):
             if one.code in used:
@@ -1583,20 +1568,22 @@ class Recognizer:
                               all(seen), one.candidates, one.note, True)
         return out
 
-    def _with_polished_reads(self, cards: list[CardSeen], image: np.ndarray, reads: dict[tuple, Identity],
-                             f: float, ppm: float) -> list[CardSeen]:
-        """An unread card where this frame read a quad in the same place (as
-        `_with_clear_reads`) as one card named nowhere else, at `fit_polish_from` or more
-        but not clearly, with any lead: the best such quad moved a little at a time while
-        it reads better (`_polished`), that card where it comes to read clearly."""
+    def _reads_in_place(self, cards: list[CardSeen], reads: dict[tuple, Identity] | None,
+                        wanted: Callable[[Identity], bool], card_of: Callable[[Identity], str | None]
+                        ) -> dict[int, tuple[Identity, np.ndarray, tuple[bool, ...]]]:
+        """For each unread card (by index), the best-scoring of this frame's `reads` that is
+        `wanted`, of a card (`card_of` the reading) named nowhere else, whose quad lies in
+        the card's place (`_iou` at least `keep_clear_iou`) over no named card by more than
+        `keep_clear_named`: the reading, its quad and its seen corners."""
         p = self.params
         unread = [i for i, c in enumerate(cards) if c.code is None and c.fresh]
+        if not unread or not reads:
+            return {}
         taken = {c.code for c in cards if c.code is not None}
         named = [c.corners_px for c in cards if c.code is not None]
         best: dict[int, tuple[Identity, np.ndarray, tuple[bool, ...]]] = {}
         for (corners, seen), one in reads.items():
-            if one.best is None or is_back(one.best) or one.best in taken or \
-                    one.score < p.fit_polish_from or self._fit_clear(one):
+            if not wanted(one) or card_of(one) in taken:
                 continue
             q = np.frombuffer(corners, np.float32).reshape(4, 2)
             if any(_covers(k, q, p.keep_clear_named) for k in named):
@@ -1605,6 +1592,19 @@ class Recognizer:
                 if _iou(cards[i].corners_px, q) >= p.keep_clear_iou and \
                         (i not in best or one.score > best[i][0].score):
                     best[i] = (one, q, seen)
+        return best
+
+    def _with_polished_reads(self, cards: list[CardSeen], image: np.ndarray, reads: dict[tuple, Identity],
+                             f: float, ppm: float) -> list[CardSeen]:
+        """An unread card where this frame read a quad in the same place (as
+        `_with_clear_reads`) as one card named nowhere else, at `fit_polish_from` or more
+        but not clearly, with any lead: the best such quad moved a little at a time while
+        it reads better (`_polished`), that card where it comes to read clearly."""
+        p = self.params
+        taken = {c.code for c in cards if c.code is not None}
+        best = self._reads_in_place(cards, reads, lambda one: one.best is not None and not is_back(one.best)
+                                    and one.score >= p.fit_polish_from and not self._fit_clear(one),
+                                    lambda one: one.best)
         out = list(cards)
         for i, (one, q, seen) in sorted(best.items(), key=lambda kv: -kv[1][0].score):
             if one.best in taken:
